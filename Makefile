@@ -1,0 +1,189 @@
+# likelyprof - top-level Makefile
+#
+#   make                 runtime (lib/liblikelyprof.a, .so) and ./likelyprof
+#   make demo            build examples/ with `likelyprof cc`, run, report
+#   make check           every test tier, plus the sanitizer builds
+#   make bench           overhead and scaling benchmarks (bench/RESULTS.md)
+#   make check-real      build real Debian packages with likelyprof (network)
+#   make install PREFIX=/usr/local DESTDIR=
+#
+# One Makefile for the whole tree: one dependency graph keeps `make -j`
+# right, and every source list is a wildcard, so adding a file needs no
+# edit here.  Local overrides go in config.mak (ignored by git).
+
+-include config.mak
+
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+prefix      ?= $(PREFIX)
+bindir      ?= $(prefix)/bin
+libdir      ?= $(prefix)/lib
+includedir  ?= $(prefix)/include
+datadir     ?= $(prefix)/share
+docdir      ?= $(datadir)/doc/likelyprof
+mandir      ?= $(datadir)/man
+pkgconfigdir ?= $(libdir)/pkgconfig
+
+CC          ?= cc
+CFLAGS      ?= -O2 -g
+WERROR      ?= 0
+# Objects and the outputs of a variant build (sanitizers) go under OUT.
+OUT         ?= .
+OBJ         ?= build/obj
+
+WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	   -Wpointer-arith -Wformat=2
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+ALL_CFLAGS = -std=gnu99 $(WARN) $(CFLAGS) -Iinclude -Ilib -Itools \
+	     -D_GNU_SOURCE -pthread
+RT_CFLAGS  = $(ALL_CFLAGS) -fPIC -fvisibility=hidden
+
+VERSION := $(shell sed -n 's/^\#define LP_VERSION_\(MAJOR\|MINOR\|RELEASE\)  *\([0-9]*\).*/\2/p' include/likelyprof.h | paste -sd.)
+
+# The runtime: what instrumented programs link.  Async-signal-safe
+# formatting only; no profile parsing.
+RT_SRC   = lib/runtime.c lib/format.c lib/error.c
+# Everything else in lib/ serves the command.
+PROF_SRC = $(filter-out $(RT_SRC),$(wildcard lib/*.c))
+TOOL_SRC = $(wildcard tools/*.c tools/fix/*.c)
+TOOL_MAIN = tools/likelyprof.c
+
+RT_OBJ   = $(RT_SRC:%.c=$(OBJ)/pic/%.o)
+PROF_OBJ = $(PROF_SRC:%.c=$(OBJ)/%.o) $(filter-out %/runtime.o,$(RT_SRC:%.c=$(OBJ)/%.o))
+TOOL_OBJ = $(TOOL_SRC:%.c=$(OBJ)/%.o)
+# The command's code without main(), for unit tests.
+CORE_OBJ = $(PROF_OBJ) $(filter-out $(OBJ)/$(TOOL_MAIN:.c=.o),$(TOOL_OBJ))
+
+LIB_A    = $(OUT)/lib/liblikelyprof.a
+LIB_SO   = $(OUT)/lib/liblikelyprof.so
+SONAME   = liblikelyprof.so.0
+CMD      = $(OUT)/likelyprof
+
+.PHONY: all lib tools demo check test check-unit check-cli check-e2e \
+	check-sanitize check-tsan check-real bench install uninstall clean \
+	style-check fuzz
+.DEFAULT_GOAL := all
+
+all: lib tools
+lib: $(LIB_A) $(LIB_SO)
+tools: $(CMD)
+
+$(OBJ)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -MMD -MP -c $< -o $@
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB_A): $(RT_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(LIB_SO): $(RT_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -shared -Wl,-soname,$(SONAME) -o $@.0 $^ \
+		$(LDFLAGS) -ldl
+	ln -sf $(notdir $@).0 $@
+
+$(CMD): $(TOOL_OBJ) $(PROF_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS)
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+# --- tests -----------------------------------------------------------------
+UNIT_SRC = $(wildcard tests/unit/u-*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
+
+$(OBJ)/tests/u-%: tests/unit/u-%.c tests/unit/test.h $(CORE_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS)
+
+TEST_ENV = LIKELYPROF="$(abspath $(CMD))" \
+	   LIKELYPROF_INCLUDE_DIR="$(abspath include)" \
+	   LIKELYPROF_LIB_DIR="$(abspath $(OUT)/lib)" \
+	   LP_TEST_CC="$(CC)" LP_TEST_CFLAGS="$(CFLAGS)" \
+	   LP_TEST_TMP="$(abspath $(OBJ))/tmp"
+
+check-unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do $(TEST_ENV) ./$$t; done
+
+check-cli: all
+	@$(TEST_ENV) tests/cli/run.sh
+
+check-e2e: all
+	@$(TEST_ENV) tests/e2e/run.sh
+
+# The runtime's own tests, the C++ build and the tricky-uses suite are e2e
+# scripts; sanitizer variants rebuild everything under build/<name>.
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-sanitize:
+	$(MAKE) OUT=build/asan OBJ=build/asan/obj \
+		CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" \
+		LDFLAGS="-fsanitize=address,undefined" \
+		LP_SANITIZE=address,undefined check-unit check-cli check-e2e
+
+check-tsan:
+	$(MAKE) OUT=build/tsan OBJ=build/tsan/obj \
+		CFLAGS="$(SAN_FLAGS) -fsanitize=thread" \
+		LDFLAGS="-fsanitize=thread" all
+	$(TEST_ENV) LIKELYPROF="$(abspath build/tsan/likelyprof)" \
+		LIKELYPROF_LIB_DIR="$(abspath build/tsan/lib)" \
+		LP_TEST_CFLAGS="$(SAN_FLAGS) -fsanitize=thread" \
+		LP_SANITIZE=thread tests/e2e/runtime-threads.sh
+
+check test: all check-unit check-cli check-e2e check-sanitize check-tsan
+	@echo "all tests passed"
+
+check-real: all
+	@$(TEST_ENV) tests/real/run.sh
+
+demo: all
+	@$(MAKE) -s -C examples LIKELYPROF="$(abspath $(CMD))" demo
+
+bench: all
+	@$(TEST_ENV) bench/run.sh
+
+fuzz:
+	@tests/fuzz/run.sh
+
+style-check:
+	@tests/style-check.sh
+
+# --- install ---------------------------------------------------------------
+likelyprof.pc: lib/likelyprof.pc.in include/likelyprof.h
+	sed -e 's|@PREFIX@|$(prefix)|' -e 's|@LIBDIR@|$(libdir)|' \
+	    -e 's|@INCLUDEDIR@|$(includedir)|' -e 's|@VERSION@|$(VERSION)|' \
+	    $< > $@
+
+install: all likelyprof.pc
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir) \
+		$(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir) \
+		$(DESTDIR)$(docdir) $(DESTDIR)$(mandir)/man1
+	install -m 755 $(CMD) $(DESTDIR)$(bindir)/likelyprof
+	install -m 644 include/likelyprof.h $(DESTDIR)$(includedir)/
+	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
+	install -m 755 $(LIB_SO).0 $(DESTDIR)$(libdir)/
+	ln -sf $(SONAME) $(DESTDIR)$(libdir)/liblikelyprof.so
+	install -m 644 likelyprof.pc $(DESTDIR)$(pkgconfigdir)/
+	install -m 644 README.md doc/*.md $(DESTDIR)$(docdir)/
+	for m in doc/*.1; do [ -f "$$m" ] || continue; \
+		install -m 644 $$m $(DESTDIR)$(mandir)/man1/; done
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/likelyprof \
+	      $(DESTDIR)$(includedir)/likelyprof.h \
+	      $(DESTDIR)$(libdir)/liblikelyprof.a \
+	      $(DESTDIR)$(libdir)/$(SONAME) \
+	      $(DESTDIR)$(libdir)/liblikelyprof.so \
+	      $(DESTDIR)$(pkgconfigdir)/likelyprof.pc
+	rm -rf $(DESTDIR)$(docdir)
+	for m in doc/*.1; do [ -f "$$m" ] || continue; \
+		rm -f $(DESTDIR)$(mandir)/man1/$$(basename $$m); done
+
+clean:
+	rm -rf build likelyprof lib/liblikelyprof.a lib/liblikelyprof.so \
+	       lib/liblikelyprof.so.0 likelyprof.pc
+	-$(MAKE) -s -C examples clean

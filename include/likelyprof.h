@@ -1,0 +1,423 @@
+/*
+ * likelyprof.h - the one public header of likelyprof
+ *
+ * Two uses, chosen by one macro:
+ *
+ *  1. Adopted by a project (#include <likelyprof.h>): plain likely() and
+ *     unlikely() macros, nothing else changes, nothing is linked.
+ *
+ *  2. Force-included by the profiling build, with LIKELYPROF_INSTRUMENT
+ *     defined:
+ *
+ *         cc -DLIKELYPROF_INSTRUMENT -include likelyprof.h ... -llikelyprof
+ *
+ *     (`likelyprof cc` adds exactly these flags.)  Every __builtin_expect()
+ *     of the translation unit becomes a counted site, whatever macro spells
+ *     it (likely, LIKELY, expect(x,1), a bare __builtin_expect), with no
+ *     change to the source.  The runtime writes one profile per process at
+ *     exit; doc/FORMAT.md describes the file.
+ *
+ * Invariants of the instrumentation, each one a promise to the profiled
+ * program:
+ *  - the condition keeps its value and type (long, as __builtin_expect
+ *    returns) and is evaluated exactly once;
+ *  - the hint still reaches the compiler: the value is passed on to the real
+ *    builtin, so code layout is what the plain build would get;
+ *  - counting is exact in any number of threads and takes no lock and no
+ *    locked instruction (doc/DESIGN.md shows the instructions);
+ *  - where an expression must be constant (case labels, enum values,
+ *    _Static_assert, array sizes, static initializers) the plain builtin is
+ *    used and the site is not profiled.  At file scope C offers no way to
+ *    declare the per-site objects, so there the plain builtin must be used
+ *    too: `likelyprof cc` recompiles such a file without instrumentation
+ *    and says so (doc/DESIGN.md, "Where a site cannot be counted").
+ */
+#ifndef LIKELYPROF_H
+#define LIKELYPROF_H
+
+/* The header may reach assembler files through CFLAGS (zstd passes them to
+ * .S files); there it must be empty. */
+#ifndef __ASSEMBLER__
+
+/*
+ * Marking the header a system header keeps the compilers from warning about
+ * what the macros below expand to in user code: a static object inside an
+ * extern inline function (glibc's getc_unlocked), statement expressions
+ * under -pedantic.  Warnings about the user's own expressions stay, because
+ * those tokens are spelled in the user's file.
+ */
+#if defined(__GNUC__)
+#pragma GCC system_header
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*-************************************
+ *  Version
+ **************************************/
+#define LP_VERSION_MAJOR    0
+#define LP_VERSION_MINOR    1
+#define LP_VERSION_RELEASE  0
+#define LP_VERSION_NUMBER \
+	(LP_VERSION_MAJOR * 10000 + LP_VERSION_MINOR * 100 + LP_VERSION_RELEASE)
+#define LP_STRINGIFY_(x) #x
+#define LP_STRINGIFY(x) LP_STRINGIFY_(x)
+#define LP_VERSION_STRING                    \
+	LP_STRINGIFY(LP_VERSION_MAJOR) "."   \
+	LP_STRINGIFY(LP_VERSION_MINOR) "."   \
+	LP_STRINGIFY(LP_VERSION_RELEASE)
+
+/*
+ * LP_API marks what the shared runtime exports; everything else in it is
+ * built with -fvisibility=hidden.
+ */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define LP_API __attribute__((visibility("default")))
+#else
+#define LP_API
+#endif
+
+/*! lp_version_number() :
+ *  @return : LP_VERSION_NUMBER of the runtime that is linked in, which may
+ *            differ from the header's when a shared runtime was upgraded.
+ */
+LP_API unsigned lp_version_number(void);
+
+/*-************************************
+ *  Plain hints
+ **************************************/
+/*
+ * LP_LIKELY()/LP_UNLIKELY() are always available.  likely()/unlikely() are
+ * defined only when the header is included without instrumentation and the
+ * project has not defined them: a force-included header must never clash
+ * with a project's own definitions.
+ */
+#define LP_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define LP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#if !defined(LIKELYPROF_INSTRUMENT)
+#ifndef likely
+#define likely(x) LP_LIKELY(x)
+#endif
+#ifndef unlikely
+#define unlikely(x) LP_UNLIKELY(x)
+#endif
+#endif
+
+/*-************************************
+ *  Errors
+ **************************************/
+/*
+ * Every call of the library returns 0 or a negative -LP_E* code.  The list
+ * is append-only: a code keeps its number forever.
+ */
+enum lp_error {
+	LP_OK = 0,
+	LP_ENOMEM = 1,    /* out of memory */
+	LP_EIO = 2,       /* a system call failed; errno tells which */
+	LP_EPARSE = 3,    /* malformed input; the diagnostic names file:line */
+	LP_EVERSION = 4,  /* profile format version this build cannot read */
+	LP_EINVAL = 5,    /* invalid argument */
+	LP_ETRUNC = 6,    /* profile ends before its trailer */
+	LP_EBUSY = 7,     /* a dump is already in progress; try again */
+	LP_ERANGE = 8,    /* a number does not fit */
+	LP_EEMPTY = 9,    /* input holds no site */
+	LP_ENOENT = 10,   /* no such file */
+	LP_EBINARY = 11,  /* input is not text */
+	LP_ECONFLICT = 12 /* inputs disagree (version, layout) */
+};
+
+/*! lp_strerror() :
+ *  @code : a value returned by a likelyprof call, with or without its sign.
+ *  @return : a static string naming the error; never NULL.
+ */
+LP_API const char *lp_strerror(int code);
+
+/*-************************************
+ *  Runtime control
+ **************************************/
+/*! likelyprof_dump() :
+ *  Writes the process's profile now: every instrumented module, every
+ *  thread, sites that never ran included.  The file is written to a
+ *  temporary name in the same folder and renamed, so a reader never sees a
+ *  partial profile.
+ *  @path : where to write; NULL means the path the runtime would use at exit
+ *          (LIKELYPROF_FILE with %p, %h, %e and %% expanded, or
+ *          "%e.%p.lprof").  Patterns are expanded in @path too.
+ *  @return : 0, or -LP_EIO (errno is set) or -LP_EBUSY.
+ *  Note : thread-safe and async-signal-safe; allocates no heap memory.
+ *         errno is preserved on success.
+ */
+LP_API int likelyprof_dump(const char *path);
+
+/*! likelyprof_reset() :
+ *  Sets every count of every site to zero, in every thread, so that a
+ *  later dump covers only what ran after the reset.
+ *  @return : 0, or -LP_EBUSY if a dump was in progress.
+ *  Note : thread-safe.  Evaluations that race with the reset in other
+ *         threads may land before or after it.
+ */
+LP_API int likelyprof_reset(void);
+
+/*-************************************
+ *  Instrumentation (internal ABI)
+ **************************************/
+/*
+ * Nothing below is for direct use.  The names carry a double underscore;
+ * their layout is versioned by LP_SITE_ABI so a runtime can refuse records
+ * from a header it does not know.
+ */
+#define LP_SITE_ABI 1
+
+/* The expected value when the second argument was not a constant. */
+#define LP_EXPECT_UNKNOWN (-0x7fffffffL - 1)
+
+/*
+ * One record per annotated site, built by the compiler, read-only.  In C
+ * the records of a module sit together in the "lp_sites" section, so the
+ * runtime lists sites that never ran; in C++ (no section, see below) a
+ * record is filled on its first evaluation.
+ */
+struct lp_site {
+	const char *file;    /* __FILE__ as the compiler spelled it */
+	const char *func;    /* __func__ */
+	const char *cond;    /* the first argument's text, after expansion */
+	const char *unit;    /* __BASE_FILE__: the translation unit */
+	long expect;         /* the second argument, or LP_EXPECT_UNKNOWN */
+	unsigned int line;   /* __LINE__ */
+	unsigned int abi;    /* LP_SITE_ABI */
+};
+
+/*
+ * The counts of one site in one thread.  Each thread has its own copy in
+ * thread-local storage, so an evaluation is a plain increment that no other
+ * thread writes.  site is NULL until the thread first evaluates the site;
+ * the runtime then records the counter so that it is summed at dump time
+ * and at thread exit.
+ */
+struct lp_counter {
+	const struct lp_site *site;
+	unsigned long long correct;    /* value == expected, constants included */
+	unsigned long long incorrect;  /* value != expected */
+	unsigned long long constant;   /* condition was a compile-time constant */
+};
+
+/*! lp__enter() :
+ *  Called once per thread and site, on the site's first evaluation in that
+ *  thread.  Sets counter->site.
+ *  @first, @last : the bounds of the caller's module "lp_sites" section, or
+ *                  NULL for a C++ record.
+ */
+LP_API void lp__enter(struct lp_counter *counter, const struct lp_site *site,
+		      const struct lp_site *first, const struct lp_site *last);
+
+/*! lp__enter_dynamic() :
+ *  C++ form of lp__enter(): fills *site from the arguments the first time
+ *  any thread gets here, then registers as lp__enter() does.
+ */
+LP_API void lp__enter_dynamic(struct lp_counter *counter, struct lp_site *site,
+			      const struct lp_site *proto);
+
+/*! lp__module_add() / lp__module_remove() :
+ *  Called from every instrumented translation unit's constructor and
+ *  destructor with the bounds of the module's "lp_sites" section, so the
+ *  profile lists sites that never ran and keeps the counts of a module that
+ *  is dlclose()d.  Repeated calls for one module are harmless.
+ */
+LP_API void lp__module_add(const struct lp_site *first,
+			   const struct lp_site *last);
+LP_API void lp__module_remove(const struct lp_site *first,
+			      const struct lp_site *last);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#if defined(LIKELYPROF_INSTRUMENT) && defined(__GNUC__)
+
+/*
+ * The runtime is referenced weakly: a file built with the header but linked
+ * without the runtime (a configure probe, a freestanding module) still links
+ * and runs, and a module's counts reach whichever runtime the process has.
+ * The weak check sits in one cold function per module, not in the hot path.
+ */
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern __attribute__((weak)) void lp__enter(struct lp_counter *,
+	const struct lp_site *, const struct lp_site *, const struct lp_site *);
+extern __attribute__((weak)) void lp__enter_dynamic(struct lp_counter *,
+	struct lp_site *, const struct lp_site *);
+extern __attribute__((weak)) void lp__module_add(const struct lp_site *,
+	const struct lp_site *);
+extern __attribute__((weak)) void lp__module_remove(const struct lp_site *,
+	const struct lp_site *);
+extern const struct lp_site __start_lp_sites[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct lp_site __stop_lp_sites[]
+	__attribute__((weak, visibility("hidden")));
+
+/*
+ * Weak and hidden: one copy per module however many units define it, and
+ * no reference to an identifier with internal linkage from the expansion,
+ * which C forbids in an extern inline function.
+ */
+__attribute__((weak, visibility("hidden"), cold, noinline, unused))
+void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site)
+{
+	if (lp__enter)
+		lp__enter(counter, site, __start_lp_sites, __stop_lp_sites);
+	else
+		counter->site = site;
+}
+
+__attribute__((weak, visibility("hidden"), cold, noinline, unused))
+void lp__enter_dynamic_cold(struct lp_counter *counter, struct lp_site *site,
+			    const struct lp_site *proto)
+{
+	if (lp__enter_dynamic)
+		lp__enter_dynamic(counter, site, proto);
+	else
+		counter->site = site;
+}
+
+/*
+ * Every unit registers its module at load and unload.  static, so each
+ * unit has its own pair; the runtime ignores repeats.
+ */
+__attribute__((constructor, used, unused))
+static void lp__unit_load(void)
+{
+	if (lp__module_add)
+		lp__module_add(__start_lp_sites, __stop_lp_sites);
+}
+
+__attribute__((destructor, used, unused))
+static void lp__unit_unload(void)
+{
+	if (lp__module_remove)
+		lp__module_remove(__start_lp_sites, __stop_lp_sites);
+}
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#define LP_CAT_(a, b) a##b
+#define LP_CAT(a, b) LP_CAT_(a, b)
+
+/*
+ * The counting step shared by C and C++: register on the first evaluation
+ * in this thread, then one plain increment.  The compare against the
+ * expected value usually merges with the program's own branch on the same
+ * value, so each arm of that branch gets its own increment and no extra
+ * jump is taken.
+ */
+#define LP_COUNT_(ctr, v, c, is_const, enter)                           \
+	do {                                                            \
+		if ((__builtin_expect)(!(ctr).site, 0))                 \
+			enter;                                          \
+		if (is_const) {                                         \
+			(ctr).constant++;                               \
+			(ctr).correct++;                                \
+		} else if ((v) == (long)(c)) {                          \
+			(ctr).correct++;                                \
+		} else {                                                \
+			(ctr).incorrect++;                              \
+		}                                                       \
+	} while (0)
+
+#ifndef __cplusplus
+
+/*
+ * True when x is an integer constant expression, without evaluating x: a
+ * null pointer constant makes the conditional's type int *.  Unlike the
+ * sizeof(*(void *)) form, it draws no -Wpointer-arith.
+ */
+#define LP_IS_ICE_(x) __builtin_types_compatible_p(                      \
+	__typeof__(8 ? ((void *)((long)(x) * 0l)) : (int *)8), int *)
+
+/*
+ * Names get __COUNTER__ so that nested hints (likely(a && unlikely(b)))
+ * do not shadow each other.  The record and counter carry no "used"
+ * attribute: a site whose code the compiler drops (or that sits in the
+ * branch __builtin_choose_expr did not take) leaves no record behind.
+ */
+#define LP_EXPECT_C_(e, c, n)                                                \
+	__builtin_choose_expr(LP_IS_ICE_(e), (__builtin_expect)((e), (c)),   \
+	__extension__ ({                                                     \
+		static const struct lp_site LP_CAT(lp__site_, n)             \
+		__attribute__((section("lp_sites"), aligned(8))) = {          \
+			__FILE__, __func__, #e, __BASE_FILE__,               \
+			__builtin_constant_p(c) ? (long)(c)                  \
+						: LP_EXPECT_UNKNOWN,         \
+			__LINE__, LP_SITE_ABI };                             \
+		static __thread struct lp_counter LP_CAT(lp__ctr_, n);       \
+		long LP_CAT(lp__val_, n) = (long)(e);                        \
+		LP_COUNT_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), (c),     \
+			  __builtin_constant_p(LP_CAT(lp__val_, n)),         \
+			  lp__enter_cold(&LP_CAT(lp__ctr_, n),               \
+					 &LP_CAT(lp__site_, n)));            \
+		(__builtin_expect)(LP_CAT(lp__val_, n), (c));                \
+	}))
+
+#define __builtin_expect(e, c) LP_EXPECT_C_(e, c, __COUNTER__)
+
+#else /* __cplusplus */
+
+/*
+ * C++: a function template per site, numbered by __COUNTER__ inside an
+ * anonymous namespace so each unit has its own.  A call parses at namespace
+ * scope and in templates, and the conditional keeps constant expressions
+ * constant.  g++ rejects a named section for objects of inline functions
+ * and templates ("section type conflict"), so C++ records are filled on
+ * first use: C++ sites that never ran are missing from the profile.  The
+ * strings travel as constant arguments; once lp__hit is inlined they feed
+ * only the cold call.
+ */
+namespace {
+template <int N> struct lp__slot {
+	static struct lp_site site;
+	static __thread struct lp_counter counter;
+};
+template <int N> struct lp_site lp__slot<N>::site;
+template <int N> __thread struct lp_counter lp__slot<N>::counter;
+
+/* Builds the record only on the cold path, from constant arguments. */
+template <int N>
+__attribute__((cold, noinline)) void lp__enter_cxx(struct lp_counter *ctr,
+	long c, const char *file, const char *func, const char *cond,
+	unsigned int line)
+{
+	struct lp_site proto = { file, func, cond, __BASE_FILE__, c, line,
+				 LP_SITE_ABI };
+
+	lp__enter_dynamic_cold(ctr, &lp__slot<N>::site, &proto);
+}
+
+template <int N>
+inline long lp__hit(long v, long c, int is_const, const char *file,
+		    const char *func, const char *cond, unsigned int line)
+{
+	LP_COUNT_(lp__slot<N>::counter, v, c, is_const,
+		  lp__enter_cxx<N>(&lp__slot<N>::counter, c, file, func, cond,
+				   line));
+	return v;
+}
+} /* namespace */
+
+#define LP_EXPECT_CXX_(e, c, n)                                              \
+	(__builtin_constant_p(e) ? (__builtin_expect)((e), (c))              \
+	 : (__builtin_expect)(lp__hit<n>((long)(e), (long)(c),               \
+		__builtin_constant_p(e), __FILE__, __builtin_FUNCTION(), #e, \
+		__LINE__), (c)))
+
+#define __builtin_expect(e, c) LP_EXPECT_CXX_(e, c, __COUNTER__)
+
+#endif /* __cplusplus */
+
+#endif /* LIKELYPROF_INSTRUMENT && __GNUC__ */
+
+#endif /* !__ASSEMBLER__ */
+#endif /* LIKELYPROF_H */

@@ -1,0 +1,176 @@
+/*
+ * profile.h - the in-memory profile, its reader, writer and merge
+ *
+ * Internal API shared by the runtime (only the async-signal-safe record
+ * formatter) and by tools/ (everything).  Not installed.  doc/FORMAT.md is
+ * the format this code reads and writes.
+ *
+ * Invariants:
+ *  - every string in a struct lp_prof_site is owned by the profile that
+ *    holds it and is NUL-terminated; embedded NULs cannot occur (the
+ *    reader rejects them);
+ *  - functions return 0 or a negative -LP_E* code (include/likelyprof.h)
+ *    and never print or exit; a parse error fills a struct lp_diag with
+ *    "FILE:LINE: reason".
+ */
+#ifndef LP_PROFILE_H
+#define LP_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "likelyprof.h"
+
+#define LP_PROFILE_VERSION 1
+#define LP_PROFILE_MAGIC "likelyprof-profile"
+
+/* expect values that are not numbers */
+#define LP_EXPECT_IF (LP_EXPECT_UNKNOWN + 1) /* unannotated branch ("if") */
+
+/* Where a profile came from, so reports can say what they show. */
+enum lp_prof_origin {
+	LP_ORIGIN_PROFILE = 0,     /* a likelyprof profile */
+	LP_ORIGIN_KERNEL = 1,      /* trace_stat/branch_annotated */
+	LP_ORIGIN_KERNEL_ALL = 2   /* trace_stat/branch_all */
+};
+
+struct lp_prof_site {
+	char *file;
+	char *func;
+	char *unit;
+	char *cond;
+	long line;
+	long expect;            /* LP_EXPECT_UNKNOWN, LP_EXPECT_IF or value */
+	uint64_t correct;
+	uint64_t incorrect;
+	uint64_t constant;
+	size_t src_line;        /* line of the input it was read from; 0 if none */
+};
+
+struct lp_prof_meta {
+	char *key;
+	char *value;
+};
+
+struct lp_profile {
+	struct lp_prof_site *sites;
+	size_t nr, alloc;
+	struct lp_prof_meta *meta;
+	size_t meta_nr, meta_alloc;
+	enum lp_prof_origin origin;
+	char *name;             /* the path it was read from, or NULL */
+};
+
+#define LP_PROFILE_INIT { NULL, 0, 0, NULL, 0, 0, LP_ORIGIN_PROFILE, NULL }
+
+/* A reader's complaint: where and why. */
+struct lp_diag {
+	char msg[512];          /* "FILE:LINE: reason", or "FILE: reason" */
+};
+
+/*! lp_profile_init() / lp_profile_release() :
+ *  init makes an empty profile; release frees everything it owns and leaves
+ *  it empty and reusable.  release(NULL) is a no-op.
+ */
+void lp_profile_init(struct lp_profile *p);
+void lp_profile_release(struct lp_profile *p);
+
+/*! lp_profile_add() :
+ *  Appends a copy of @s (its strings are duplicated).
+ *  @return : 0 or -LP_ENOMEM.
+ */
+int lp_profile_add(struct lp_profile *p, const struct lp_prof_site *s);
+
+/*! lp_profile_set_meta() :
+ *  Sets meta @key to a copy of @value, replacing an earlier value.
+ */
+int lp_profile_set_meta(struct lp_profile *p, const char *key,
+			const char *value);
+
+/*! lp_profile_read_buf() :
+ *  Parses @len bytes as a likelyprof profile or a kernel table (told apart
+ *  by the first non-comment line) and appends its sites to @p.
+ *  @name : the file name used in diagnostics.
+ *  @return : 0, or -LP_EPARSE / -LP_EVERSION / -LP_ETRUNC / -LP_EBINARY /
+ *            -LP_EEMPTY / -LP_ENOMEM with @diag filled.
+ */
+int lp_profile_read_buf(struct lp_profile *p, const char *name,
+			const char *buf, size_t len, struct lp_diag *diag);
+
+/*! lp_profile_read_file() :
+ *  Reads @path ("-" is standard input) with lp_profile_read_buf().
+ *  @return : as lp_profile_read_buf(), or -LP_ENOENT / -LP_EIO with @diag
+ *            filled ("PATH: No such file or directory").
+ */
+int lp_profile_read_file(struct lp_profile *p, const char *path,
+			 struct lp_diag *diag);
+
+/*! lp_profile_merge() :
+ *  Adds @src into @dst, pairing records by key and order as
+ *  doc/FORMAT.md says.  A count that would pass 2^64-1 saturates.
+ *  @return : 0 or -LP_ENOMEM (dst is then unchanged).
+ */
+int lp_profile_merge(struct lp_profile *dst, const struct lp_profile *src);
+
+/*! lp_profile_sort() :
+ *  Puts records in the writer's canonical order (stable).
+ */
+void lp_profile_sort(struct lp_profile *p);
+
+/*! lp_profile_write() :
+ *  Writes @p, sorted, in format version 1.
+ *  @return : 0 or -LP_EIO (errno set) when @out reports an error.
+ */
+int lp_profile_write(struct lp_profile *p, FILE *out);
+
+/*-************************************
+ *  Record formatting (async-signal-safe)
+ **************************************/
+/*
+ * The runtime writes profiles from an exit handler or a signal handler,
+ * where stdio and malloc are off limits.  These helpers write into a
+ * caller's buffer and are what lp_profile_write() uses too, so there is
+ * one writer of the format.
+ */
+
+/* A text sink the writer appends to; flush() empties buf when it is full. */
+struct lp_sink {
+	char *buf;
+	size_t len, cap;
+	/* writes buf[0..len) and sets len to 0; returns 0 or -LP_EIO */
+	int (*flush)(struct lp_sink *sink);
+	void *opaque;                         /* for flush() */
+	int error;                            /* first flush error, sticky */
+};
+
+/*! lp_sink_bytes() / lp_sink_str() / lp_sink_u64() / lp_sink_long() :
+ *  Append raw bytes, a NUL-terminated string, or a decimal number.
+ */
+void lp_sink_bytes(struct lp_sink *sink, const char *s, size_t n);
+void lp_sink_str(struct lp_sink *sink, const char *s);
+void lp_sink_u64(struct lp_sink *sink, uint64_t v);
+void lp_sink_long(struct lp_sink *sink, long v);
+
+/*! lp_sink_escaped() :
+ *  Appends @s with the escapes of doc/FORMAT.md.
+ */
+void lp_sink_escaped(struct lp_sink *sink, const char *s);
+
+/*! lp_sink_header() / lp_sink_meta() / lp_sink_site() / lp_sink_end() :
+ *  Append one record each, with its newline.  @file etc. may be NULL,
+ *  written as empty.
+ */
+void lp_sink_header(struct lp_sink *sink);
+void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value);
+void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
+		  uint64_t constant, long expect, const char *file, long line,
+		  const char *func, const char *unit, const char *cond);
+void lp_sink_end(struct lp_sink *sink, uint64_t count);
+
+/*! lp_sink_finish() :
+ *  Flushes what is left.  @return : 0, or the sticky error.
+ */
+int lp_sink_finish(struct lp_sink *sink);
+
+#endif /* LP_PROFILE_H */

@@ -1,0 +1,193 @@
+/*
+ * likelyprof.c - main(): the command table, help, and the stdout check
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "likelyprof.h"
+#include "usage.h"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *help;
+};
+
+/* Sorted by name. */
+static const struct cmd commands[] = {
+	{ "c++", cmd_cc, "compile C++ with every __builtin_expect counted" },
+	{ "cc", cmd_cc, "compile C with every __builtin_expect counted" },
+	{ "check", cmd_check, "warn about annotations the profile says are wrong" },
+	{ "fix", cmd_fix, "write the patches that remove or flip them" },
+	{ "merge", cmd_merge, "sum profiles from several runs or machines" },
+	{ "report", cmd_report, "print the kernel's branch_annotated table" },
+	{ "run", cmd_run, "run a program and collect its merged profile" },
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char usage_text[] =
+	"usage: likelyprof <command> [<args>]\n"
+	"       likelyprof <compiler> [<compiler args>]   (launcher form)\n"
+	"       likelyprof --version | --help\n";
+
+static void print_usage(FILE *out)
+{
+	size_t i;
+
+	fputs(usage_text, out);
+	fputs("\ncommands:\n", out);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].help);
+	fputs("\n'likelyprof <command> --help' tells more about each.\n"
+	      "Typical use:\n"
+	      "   make CC=\"likelyprof cc\"\n"
+	      "   likelyprof run -- ./prog args\n"
+	      "   likelyprof report prog.lprof\n"
+	      "   likelyprof check prog.lprof\n"
+	      "   likelyprof fix --src . prog.lprof > fixes.mbox\n", out);
+}
+
+static const struct cmd *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/*
+ * The launcher form (CMAKE_C_COMPILER_LAUNCHER=likelyprof) puts the
+ * compiler's name or path where a subcommand would be.
+ */
+static int looks_like_compiler(const char *arg)
+{
+	static const char *const names[] = {
+		"gcc", "g++", "clang", "clang++", "cc", "c++", "c89", "c99"
+	};
+	const char *base = strrchr(arg, '/');
+	size_t i;
+
+	if (base)
+		return access(arg, X_OK) == 0;
+	base = arg;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i]);
+		const char *hit = strstr(base, names[i]);
+
+		/* gcc, gcc-12, x86_64-linux-gnu-gcc, clang-14 */
+		if (hit && (hit == base || hit[-1] == '-') &&
+		    (hit[n] == '\0' || hit[n] == '-'))
+			return 1;
+	}
+	return 0;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[64];
+
+	if (lb >= 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+static LP_NORETURN void unknown_command(const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, i;
+
+	for (i = 0; i < NCOMMANDS; i++) {
+		size_t d = edit_distance(name, commands[i].name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = commands[i].name;
+		}
+	}
+	if (best)
+		fprintf(stderr, "likelyprof: '%s' is not a command; "
+			"did you mean '%s'?\n", name, best);
+	else
+		fprintf(stderr, "likelyprof: '%s' is not a command "
+			"(see 'likelyprof --help')\n", name);
+	exit(LP_EXIT_ERROR);
+}
+
+/* A write error on stdout (a full disk) must not pass as success. */
+static int check_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno != EPIPE)
+			fprintf(stderr, "likelyprof: cannot write output: %s\n",
+				strerror(errno));
+		return LP_EXIT_ERROR;
+	}
+	if (fclose(stdout) && errno != EPIPE && errno != EBADF) {
+		fprintf(stderr, "likelyprof: cannot write output: %s\n",
+			strerror(errno));
+		return LP_EXIT_ERROR;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const char **args = (const char **)argv;
+	const struct cmd *cmd;
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return LP_EXIT_ERROR;
+	}
+	if (!strcmp(args[1], "--help") || !strcmp(args[1], "-h") ||
+	    !strcmp(args[1], "help")) {
+		if (argc > 2 && (cmd = find_command(args[2]))) {
+			const char *sub[] = { cmd->name, "--help", NULL };
+
+			return check_stdout(cmd->fn(2, sub));
+		}
+		print_usage(stdout);
+		return check_stdout(LP_EXIT_OK);
+	}
+	if (!strcmp(args[1], "--version") || !strcmp(args[1], "-V")) {
+		printf("likelyprof %s (profile format %d)\n",
+		       LP_VERSION_STRING, 1);
+		return check_stdout(LP_EXIT_OK);
+	}
+	cmd = find_command(args[1]);
+	if (cmd)
+		return check_stdout(cmd->fn(argc - 1, args + 1));
+	if (args[1][0] != '-' && looks_like_compiler(args[1]))
+		return cmd_cc(argc - 1, args + 1);
+	if (args[1][0] == '-') {
+		fprintf(stderr, "likelyprof: unknown option '%s'\n", args[1]);
+		fputs(usage_text, stderr);
+		return LP_EXIT_ERROR;
+	}
+	unknown_command(args[1]);
+}

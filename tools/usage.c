@@ -1,0 +1,150 @@
+/*
+ * usage.c - messages, exits and allocation for the command
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "usage.h"
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("likelyprof: ", stderr);
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void lp_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(LP_EXIT_ERROR);
+}
+
+int lp_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void lp_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void lp_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("note: ", fmt, ap);
+	va_end(ap);
+}
+
+void lp_bug(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("BUG: ", fmt, ap);
+	va_end(ap);
+	abort();
+}
+
+void lp_usage_error(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	fputs(usage, stderr);
+	exit(LP_EXIT_ERROR);
+}
+
+int lp_wants_help(int argc, const char **argv)
+{
+	return argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+}
+
+void *lp_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		lp_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *lp_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		lp_die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *lp_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		lp_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *lp_xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		lp_die("out of memory");
+	return d;
+}
+
+unsigned long long lp_parse_count(const char *opt, const char *s,
+				  const char *usage)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!s || !*s || *s == '-' || *s == '+')
+		lp_usage_error(usage, "option '%s' needs a count, not '%s'",
+			       opt, s ? s : "");
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		lp_usage_error(usage, "option '%s' needs a count, not '%s'",
+			       opt, s);
+	return v;
+}
+
+double lp_parse_percent(const char *opt, const char *s, const char *usage)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	if (!s || !*s)
+		lp_usage_error(usage, "option '%s' needs a percentage", opt);
+	v = strtod(s, &end);
+	if (errno || *end || !(v >= 0.0 && v <= 100.0))
+		lp_usage_error(usage,
+			       "option '%s' needs a percentage from 0 to 100, not '%s'",
+			       opt, s);
+	return v;
+}
