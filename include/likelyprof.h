@@ -180,7 +180,7 @@ LP_API int likelyprof_reset(void);
  * runtime lists sites that never ran; in C++ (no section, see below) a
  * record is filled on its first evaluation.
  */
-struct lp_site {
+struct __attribute__((aligned(8))) lp_site {
 	const char *file;    /* __FILE__ as the compiler spelled it */
 	const char *func;    /* __func__ */
 	const char *cond;    /* the first argument's text, after expansion */
@@ -222,14 +222,16 @@ LP_API void lp__enter_dynamic(struct lp_counter *counter, struct lp_site *site,
 
 /*! lp__module_add() / lp__module_remove() :
  *  Called from every instrumented translation unit's constructor and
- *  destructor with the bounds of the module's "lp_sites" section, so the
- *  profile lists sites that never ran and keeps the counts of a module that
- *  is dlclose()d.  Repeated calls for one module are harmless.
+ *  destructor with the bounds of the module's "lp_sites" section (NULL
+ *  when the module has none, as in C++) and @anchor, an address inside the
+ *  module, so the profile lists sites that never ran and keeps the counts
+ *  of a module that is dlclose()d.  Repeated calls for one module are
+ *  harmless.
  */
 LP_API void lp__module_add(const struct lp_site *first,
-			   const struct lp_site *last);
+			   const struct lp_site *last, const void *anchor);
 LP_API void lp__module_remove(const struct lp_site *first,
-			      const struct lp_site *last);
+			      const struct lp_site *last, const void *anchor);
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -238,67 +240,50 @@ LP_API void lp__module_remove(const struct lp_site *first,
 #if defined(LIKELYPROF_INSTRUMENT) && defined(__GNUC__)
 
 /*
- * The runtime is referenced weakly: a file built with the header but linked
- * without the runtime (a configure probe, a freestanding module) still links
- * and runs, and a module's counts reach whichever runtime the process has.
- * The weak check sits in one cold function per module, not in the hot path.
+ * The section bounds are weak: a module without sites links too.  The
+ * runtime is referenced strongly, so a link without it fails loudly
+ * instead of producing a program that silently writes no profile, and
+ * --as-needed keeps liblikelyprof.so.
  */
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern __attribute__((weak)) void lp__enter(struct lp_counter *,
-	const struct lp_site *, const struct lp_site *, const struct lp_site *);
-extern __attribute__((weak)) void lp__enter_dynamic(struct lp_counter *,
-	struct lp_site *, const struct lp_site *);
-extern __attribute__((weak)) void lp__module_add(const struct lp_site *,
-	const struct lp_site *);
-extern __attribute__((weak)) void lp__module_remove(const struct lp_site *,
-	const struct lp_site *);
 extern const struct lp_site __start_lp_sites[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct lp_site __stop_lp_sites[]
 	__attribute__((weak, visibility("hidden")));
 
 /*
- * Weak and hidden: one copy per module however many units define it, and
- * no reference to an identifier with internal linkage from the expansion,
- * which C forbids in an extern inline function.
+ * The cold call of every site: two arguments instead of four keep the
+ * hot function small.  Weak and hidden: one copy per module however many
+ * units define it, and no reference to an identifier with internal
+ * linkage from the expansion, which C forbids in an extern inline
+ * function.
  */
 __attribute__((weak, visibility("hidden"), cold, noinline, unused))
 void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site)
 {
-	if (lp__enter)
-		lp__enter(counter, site, __start_lp_sites, __stop_lp_sites);
-	else
-		counter->site = site;
-}
-
-__attribute__((weak, visibility("hidden"), cold, noinline, unused))
-void lp__enter_dynamic_cold(struct lp_counter *counter, struct lp_site *site,
-			    const struct lp_site *proto)
-{
-	if (lp__enter_dynamic)
-		lp__enter_dynamic(counter, site, proto);
-	else
-		counter->site = site;
+	lp__enter(counter, site, __start_lp_sites, __stop_lp_sites);
 }
 
 /*
  * Every unit registers its module at load and unload.  static, so each
- * unit has its own pair; the runtime ignores repeats.
+ * unit has its own pair; the runtime ignores repeats.  Priority 101 runs
+ * the constructor before, and the destructor after, the module's own
+ * (default priority) ones, so their hints are counted too.
  */
-__attribute__((constructor, used, unused))
+__attribute__((constructor(101), used, unused))
 static void lp__unit_load(void)
 {
-	if (lp__module_add)
-		lp__module_add(__start_lp_sites, __stop_lp_sites);
+	lp__module_add(__start_lp_sites, __stop_lp_sites,
+		       (const void *)&lp__unit_load);
 }
 
-__attribute__((destructor, used, unused))
+__attribute__((destructor(101), used, unused))
 static void lp__unit_unload(void)
 {
-	if (lp__module_remove)
-		lp__module_remove(__start_lp_sites, __stop_lp_sites);
+	lp__module_remove(__start_lp_sites, __stop_lp_sites,
+			  (const void *)&lp__unit_load);
 }
 #ifdef __cplusplus
 } /* extern "C" */
@@ -319,14 +304,36 @@ static void lp__unit_unload(void)
 		if ((__builtin_expect)(!(ctr).site, 0))                 \
 			enter;                                          \
 		if (is_const) {                                         \
-			(ctr).constant++;                               \
-			(ctr).correct++;                                \
+			LP_INC_((ctr).constant);                        \
+			LP_INC_((ctr).correct);                         \
 		} else if ((v) == (long)(c)) {                          \
-			(ctr).correct++;                                \
+			LP_INC_((ctr).correct);                         \
 		} else {                                                \
-			(ctr).incorrect++;                              \
+			LP_INC_((ctr).incorrect);                       \
 		}                                                       \
 	} while (0)
+
+/*
+ * Only the owning thread writes a counter; a dump in another thread reads
+ * it.  A plain increment is one instruction (addq $1, %fs:ctr) and an
+ * aligned 64-bit load sees either the old or the new value on every
+ * 64-bit target, so the production build keeps it.  ThreadSanitizer
+ * cannot know that, so under it the increment is a relaxed atomic load
+ * and store: still no locked instruction, still exact.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define LP_TSAN_ 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define LP_TSAN_ 1
+#endif
+#endif
+#ifdef LP_TSAN_
+#define LP_INC_(x) __atomic_store_n(&(x),                               \
+	__atomic_load_n(&(x), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
+#else
+#define LP_INC_(x) ((x)++)
+#endif
 
 #ifndef __cplusplus
 
@@ -369,8 +376,9 @@ static void lp__unit_unload(void)
 /*
  * C++: a function template per site, numbered by __COUNTER__ inside an
  * anonymous namespace so each unit has its own.  A call parses at namespace
- * scope and in templates, and the conditional keeps constant expressions
- * constant.  g++ rejects a named section for objects of inline functions
+ * scope and in templates, and __builtin_is_constant_evaluated() keeps
+ * constant expressions constant while every evaluation at run time is
+ * counted (as "constant" when the optimiser folded the condition).  g++ rejects a named section for objects of inline functions
  * and templates ("section type conflict"), so C++ records are filled on
  * first use: C++ sites that never ran are missing from the profile.  The
  * strings travel as constant arguments; once lp__hit is inlined they feed
@@ -388,30 +396,43 @@ template <int N> __thread struct lp_counter lp__slot<N>::counter;
 template <int N>
 __attribute__((cold, noinline)) void lp__enter_cxx(struct lp_counter *ctr,
 	long c, const char *file, const char *func, const char *cond,
-	unsigned int line)
+	const char *unit, unsigned int line)
 {
-	struct lp_site proto = { file, func, cond, __BASE_FILE__, c, line,
+	struct lp_site proto = { file, func, cond, unit, c, line,
 				 LP_SITE_ABI };
 
-	lp__enter_dynamic_cold(ctr, &lp__slot<N>::site, &proto);
+	lp__enter_dynamic(ctr, &lp__slot<N>::site, &proto);
 }
 
 template <int N>
 inline long lp__hit(long v, long c, int is_const, const char *file,
-		    const char *func, const char *cond, unsigned int line)
+		    const char *func, const char *cond, const char *unit,
+		    unsigned int line)
 {
 	LP_COUNT_(lp__slot<N>::counter, v, c, is_const,
 		  lp__enter_cxx<N>(&lp__slot<N>::counter, c, file, func, cond,
-				   line));
+				   unit, line));
 	return v;
 }
 } /* namespace */
 
+/* clang warns that the test is always true where it is meant to be. */
+#ifdef __clang__
+#define LP_CXX_QUIET_BEGIN_ _Pragma("clang diagnostic push")                \
+	_Pragma("clang diagnostic ignored \"-Wconstant-evaluated\"")
+#define LP_CXX_QUIET_END_ _Pragma("clang diagnostic pop")
+#else
+#define LP_CXX_QUIET_BEGIN_
+#define LP_CXX_QUIET_END_
+#endif
+
 #define LP_EXPECT_CXX_(e, c, n)                                              \
-	(__builtin_constant_p(e) ? (__builtin_expect)((e), (c))              \
+	LP_CXX_QUIET_BEGIN_                                                  \
+	(__builtin_is_constant_evaluated() ? (__builtin_expect)((e), (c))   \
 	 : (__builtin_expect)(lp__hit<n>((long)(e), (long)(c),               \
 		__builtin_constant_p(e), __FILE__, __builtin_FUNCTION(), #e, \
-		__LINE__), (c)))
+		__BASE_FILE__, __LINE__), (c)))                              \
+	LP_CXX_QUIET_END_
 
 #define __builtin_expect(e, c) LP_EXPECT_CXX_(e, c, __COUNTER__)
 
