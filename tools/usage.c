@@ -116,6 +116,20 @@ char *lp_xstrdup(const char *s)
 	return d;
 }
 
+char *lp_xstrfmt(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		lp_die("out of memory");
+	return s;
+}
+
 unsigned long long lp_parse_count(const char *opt, const char *s,
 				  const char *usage)
 {

@@ -44,6 +44,8 @@ void *lp_xmalloc(size_t n);
 void *lp_xcalloc(size_t n, size_t size);
 void *lp_xrealloc(void *p, size_t n);
 char *lp_xstrdup(const char *s);
+/* A new string, printf-formatted; the caller frees it. */
+LP_PRINTF(1, 2) char *lp_xstrfmt(const char *fmt, ...);
 
 /*
  * Parses a non-negative decimal option value; dies with a usage error

@@ -1,0 +1,401 @@
+/*
+ * cmd-cc.c - `likelyprof cc`, `likelyprof c++` and the launcher form
+ *
+ * Runs the real compiler with the instrumentation added:
+ *
+ *   compiling or preprocessing C/C++   -DLIKELYPROF_INSTRUMENT
+ *                                      -include <dir>/likelyprof.h
+ *   linking (programs and -shared)     -L<libdir> -Wl,-rpath,<libdir>
+ *                                      -llikelyprof (kept by --as-needed)
+ *
+ * Everything else passes through: the compiler's diagnostics, its exit
+ * status, its output files.  One case needs a second try: C has no way to
+ * declare a site's objects at file scope, so a file that uses
+ * __builtin_expect there (static int x = likely(1);) fails to compile
+ * instrumented.  Its diagnostics are then held back and the file is
+ * compiled again without instrumentation, with a note on stderr.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "usage.h"
+
+static const char usage_cc[] =
+	"usage: likelyprof cc  [<compiler args>]    runs $CC, or cc\n"
+	"       likelyprof c++ [<compiler args>]    runs $CXX, or c++\n"
+	"       likelyprof <compiler> [<args>]      launcher form\n"
+	"\n"
+	"Compiles with every __builtin_expect counted and links the runtime.\n"
+	"   make CC=\"likelyprof cc\"\n"
+	"   cmake -DCMAKE_C_COMPILER_LAUNCHER=likelyprof \\\n"
+	"         -DCMAKE_C_LINKER_LAUNCHER=likelyprof ..\n"
+	"Environment: LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override where\n"
+	"the header and the runtime are found.\n";
+
+/* Compiler options whose value is the next argument. */
+static const char *const opts_with_value[] = {
+	"-o", "-I", "-D", "-U", "-include", "-imacros", "-iquote", "-isystem",
+	"-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+	"-isysroot", "-x", "-MF", "-MT", "-MQ", "-L", "-l", "-Xlinker",
+	"-Xassembler", "-Xpreprocessor", "-Xclang", "-aux-info", "-T", "-u",
+	"-z", "--param", "-arch", "-target", "-G", "-A", "-e", "--sysroot",
+	"-specs", "-wrapper", "-dumpdir", "-dumpbase", "-dumpbase-ext",
+	NULL
+};
+
+struct args {
+	const char **v;
+	size_t n, alloc;
+};
+
+static void args_push(struct args *a, const char *s)
+{
+	if (a->n + 2 > a->alloc) {
+		a->alloc = a->alloc ? a->alloc * 2 : 32;
+		a->v = lp_xrealloc(a->v, a->alloc * sizeof(*a->v));
+	}
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+static int takes_value(const char *arg)
+{
+	size_t i;
+
+	for (i = 0; opts_with_value[i]; i++)
+		if (!strcmp(arg, opts_with_value[i]))
+			return 1;
+	return 0;
+}
+
+/* What the command line asks the compiler to do. */
+struct mode {
+	int compile_only;       /* -c, -S, -E, -fsyntax-only, -M/-MM */
+	int preprocessed_input; /* .i/.ii: the header is already in */
+	int inputs;             /* source, object or library files */
+	int info_only;          /* --version, -v alone, -print-*, -dump* */
+	int is_static;          /* -static: link the archive */
+	int nostdlib;           /* no -pthread then: it adds libraries */
+};
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static void scan_args(int argc, const char **argv, struct mode *m)
+{
+	int i, verbose = 0;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-' || !a[1]) {
+			m->inputs++;
+			if (ends_with(a, ".i") || ends_with(a, ".ii"))
+				m->preprocessed_input = 1;
+			continue;
+		}
+		if (takes_value(a)) {
+			if (!strcmp(a, "-x") && i + 1 < argc &&
+			    strstr(argv[i + 1], "cpp-output"))
+				m->preprocessed_input = 1;
+			i++;
+			continue;
+		}
+		if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") ||
+		    !strcmp(a, "-fsyntax-only") || !strcmp(a, "-M") ||
+		    !strcmp(a, "-MM"))
+			m->compile_only = 1;
+		else if (!strcmp(a, "-static"))
+			m->is_static = 1;
+		else if (!strcmp(a, "-nostdlib") || !strcmp(a, "-nodefaultlibs"))
+			m->nostdlib = 1;
+		else if (!strcmp(a, "-v"))
+			verbose = 1;
+		else if (!strcmp(a, "--version") || !strcmp(a, "--help") ||
+			 !strncmp(a, "-print-", 7) || !strncmp(a, "-dump", 5) ||
+			 !strcmp(a, "-###"))
+			m->info_only = 1;
+		else if (!strncmp(a, "-l", 2))
+			m->inputs++;
+	}
+	if (!m->inputs && verbose)
+		m->info_only = 1;
+}
+
+/* The directory of the running executable; the caller frees it. */
+static char *self_dir(void)
+{
+	char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return lp_xstrdup(".");
+	path[n] = '\0';
+	slash = strrchr(path, '/');
+	if (slash)
+		*slash = '\0';
+	return lp_xstrdup(path);
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+	char *path = lp_xstrfmt("%s/%s", dir, name);
+	struct stat st;
+	int ok = stat(path, &st) == 0;
+
+	free(path);
+	return ok;
+}
+
+/*
+ * Where the header and runtime are: the environment, else the build tree
+ * (./likelyprof next to include/ and lib/), else the install prefix
+ * (bin/../include, bin/../lib).
+ */
+static void find_dirs(char **inc, char **lib)
+{
+	const char *env_inc = getenv("LIKELYPROF_INCLUDE_DIR");
+	const char *env_lib = getenv("LIKELYPROF_LIB_DIR");
+	char *dir = self_dir();
+	const char *up = file_exists(dir, "include/likelyprof.h") ? "" : "/..";
+
+	*inc = env_inc && *env_inc ? lp_xstrdup(env_inc)
+				   : lp_xstrfmt("%s%s/include", dir, up);
+	*lib = env_lib && *env_lib ? lp_xstrdup(env_lib)
+				   : lp_xstrfmt("%s%s/lib", dir, up);
+	free(dir);
+	if (!file_exists(*inc, "likelyprof.h"))
+		lp_die("cannot find likelyprof.h in '%s' "
+		       "(set LIKELYPROF_INCLUDE_DIR)", *inc);
+}
+
+/*
+ * The compiler to run: $CC/$CXX split on blanks ("gcc -m32"), unless it
+ * names likelyprof itself, which would recurse.
+ */
+static void push_compiler(struct args *a, const char *var, const char *dflt)
+{
+	const char *env = getenv(var);
+	char *copy, *tok, *save = NULL;
+	size_t start = a->n;
+
+	if (env && *env) {
+		copy = lp_xstrdup(env);
+		for (tok = strtok_r(copy, " \t", &save); tok;
+		     tok = strtok_r(NULL, " \t", &save))
+			args_push(a, tok);
+		if (a->n > start && strstr(a->v[start], "likelyprof"))
+			a->n = start;
+	}
+	if (a->n == start)
+		args_push(a, dflt);
+}
+
+/* Waits for @pid; returns its exit status, or 128 + signal. */
+static int wait_status(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			lp_die("cannot wait for the compiler: %s",
+			       strerror(errno));
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return LP_EXIT_ERROR;
+}
+
+/* Runs @a with stderr to @err_fd (-1: inherited); returns exit status. */
+static int run(const struct args *a, int err_fd)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		lp_die("cannot start '%s': %s", a->v[0], strerror(errno));
+	if (!pid) {
+		if (err_fd >= 0 && dup2(err_fd, 2) < 0)
+			_exit(127);
+		execvp(a->v[0], (char *const *)a->v);
+		fprintf(stderr, "likelyprof: cannot run '%s': %s\n", a->v[0],
+			strerror(errno));
+		_exit(127);
+	}
+	return wait_status(pid);
+}
+
+static int file_scope_failure(int fd)
+{
+	static const char *const marks[] = {
+		"braced-group within expression allowed only inside a function",
+		"statement expression not allowed at file scope",
+		"statement-expressions are not allowed outside functions",
+	};
+	char buf[8192];
+	ssize_t n;
+	size_t i;
+	int found = 0;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return 0;
+	/* a mark split across two reads is re-read thanks to the overlap */
+	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = '\0';
+		for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+			if (strstr(buf, marks[i]))
+				found = 1;
+		if (n == (ssize_t)sizeof(buf) - 1 &&
+		    lseek(fd, -128, SEEK_CUR) < 0)
+			break;
+	}
+	return found;
+}
+
+static void copy_fd(int from, int to)
+{
+	char buf[8192];
+	ssize_t n;
+
+	if (lseek(from, 0, SEEK_SET) < 0)
+		return;
+	while ((n = read(from, buf, sizeof(buf))) > 0)
+		if (write(to, buf, (size_t)n) != n)
+			return;
+}
+
+static const char *source_name(int argc, const char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (argv[i][0] != '-')
+			return argv[i];
+		if (takes_value(argv[i]))
+			i++;
+	}
+	return "input";
+}
+
+int cmd_cc(int argc, const char **argv)
+{
+	char *inc, *lib, *header, *libflag, *rpath, *archive;
+	const char *name = argv[0];
+	struct args plain = { NULL, 0, 0 }, full = { NULL, 0, 0 };
+	struct mode m;
+	int i, instrument, link, status;
+	char tmpl[] = "/tmp/likelyprof-cc-XXXXXX";
+	int err_fd;
+
+	if (lp_wants_help(argc, argv) && (!strcmp(name, "cc") ||
+					  !strcmp(name, "c++"))) {
+		fputs(usage_cc, stdout);
+		return LP_EXIT_OK;
+	}
+	if (!strcmp(name, "cc"))
+		push_compiler(&plain, "CC", "cc");
+	else if (!strcmp(name, "c++"))
+		push_compiler(&plain, "CXX", "c++");
+	else
+		args_push(&plain, name);
+	argc--;
+	argv++;
+
+	scan_args(argc, argv, &m);
+	instrument = !m.info_only && m.inputs && !m.preprocessed_input;
+	link = !m.info_only && m.inputs && !m.compile_only;
+	if (!instrument && !link) {
+		for (i = 0; i < argc; i++)
+			args_push(&plain, argv[i]);
+		execvp(plain.v[0], (char *const *)plain.v);
+		lp_die("cannot run '%s': %s", plain.v[0], strerror(errno));
+	}
+
+	/* owned until the compiler has run, which is until we exit */
+	find_dirs(&inc, &lib);
+	header = lp_xstrfmt("%s/likelyprof.h", inc);
+	libflag = lp_xstrfmt("-L%s", lib);
+	rpath = lp_xstrfmt("-Wl,-rpath,%s", lib);
+	archive = lp_xstrfmt("%s/liblikelyprof.a", lib);
+
+	for (i = 0; i < (int)plain.n; i++)
+		args_push(&full, plain.v[i]);
+	if (instrument) {
+		args_push(&full, "-DLIKELYPROF_INSTRUMENT");
+		args_push(&full, "-include");
+		args_push(&full, header);
+	}
+	for (i = 0; i < argc; i++) {
+		args_push(&full, argv[i]);
+		args_push(&plain, argv[i]);
+	}
+	if (link) {
+		/*
+		 * After the user's objects, so the linker has seen the
+		 * references; --no-as-needed because a program whose only
+		 * sites sit in a shared library has no reference of its own.
+		 * The plain command links the runtime too: other objects of
+		 * the program are instrumented.
+		 */
+		struct args *both[] = { &full, &plain };
+		size_t k;
+
+		for (k = 0; k < 2; k++) {
+			if (m.is_static) {
+				args_push(both[k], archive);
+			} else {
+				args_push(both[k], libflag);
+				args_push(both[k], rpath);
+				args_push(both[k],
+					  "-Wl,--push-state,--no-as-needed");
+				args_push(both[k], "-llikelyprof");
+				args_push(both[k], "-Wl,--pop-state");
+			}
+			if (!m.nostdlib)
+				args_push(both[k], "-pthread");
+			args_push(both[k], "-ldl");
+		}
+	}
+	if (!instrument)
+		return run(&full, -1);
+
+	/*
+	 * Hold the diagnostics back only until we know whether the file-scope
+	 * retry is needed.  Colour survives the detour when stderr is a
+	 * terminal.
+	 */
+	if (isatty(2)) {
+		args_push(&full, "-fdiagnostics-color=always");
+		args_push(&plain, "-fdiagnostics-color=always");
+	}
+	err_fd = mkstemp(tmpl);
+	if (err_fd < 0)
+		return run(&full, -1);
+	unlink(tmpl);
+	status = run(&full, err_fd);
+	if (status && file_scope_failure(err_fd)) {
+		lp_note("%s: __builtin_expect outside a function; "
+			"compiled without profiling", source_name(argc, argv));
+		close(err_fd);
+		return run(&plain, -1);
+	}
+	copy_fd(err_fd, 2);
+	close(err_fd);
+	return status;
+}
