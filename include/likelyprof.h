@@ -395,23 +395,27 @@ template <int N> __thread struct lp_counter lp__slot<N>::counter;
 /* Builds the record only on the cold path, from constant arguments. */
 template <int N>
 __attribute__((cold, noinline)) void lp__enter_cxx(struct lp_counter *ctr,
-	long c, const char *file, const char *func, const char *cond,
+	long expect, const char *file, const char *func, const char *cond,
 	const char *unit, unsigned int line)
 {
-	struct lp_site proto = { file, func, cond, unit, c, line,
+	struct lp_site proto = { file, func, cond, unit, expect, line,
 				 LP_SITE_ABI };
 
 	lp__enter_dynamic(ctr, &lp__slot<N>::site, &proto);
 }
 
+/*
+ * __builtin_constant_p(v) is decided after inlining, so a condition the
+ * optimiser folded is counted as "constant", as in C.
+ */
 template <int N>
-inline long lp__hit(long v, long c, int is_const, const char *file,
+inline long lp__hit(long v, long c, long expect, const char *file,
 		    const char *func, const char *cond, const char *unit,
 		    unsigned int line)
 {
-	LP_COUNT_(lp__slot<N>::counter, v, c, is_const,
-		  lp__enter_cxx<N>(&lp__slot<N>::counter, c, file, func, cond,
-				   unit, line));
+	LP_COUNT_(lp__slot<N>::counter, v, c, __builtin_constant_p(v),
+		  lp__enter_cxx<N>(&lp__slot<N>::counter, expect, file, func,
+				   cond, unit, line));
 	return v;
 }
 } /* namespace */
@@ -430,8 +434,9 @@ inline long lp__hit(long v, long c, int is_const, const char *file,
 	LP_CXX_QUIET_BEGIN_                                                  \
 	(__builtin_is_constant_evaluated() ? (__builtin_expect)((e), (c))   \
 	 : (__builtin_expect)(lp__hit<n>((long)(e), (long)(c),               \
-		__builtin_constant_p(e), __FILE__, __builtin_FUNCTION(), #e, \
-		__BASE_FILE__, __LINE__), (c)))                              \
+		__builtin_constant_p(c) ? (long)(c) : LP_EXPECT_UNKNOWN,     \
+		__FILE__, __builtin_FUNCTION(), #e, __BASE_FILE__, __LINE__), \
+		(c)))                                                        \
 	LP_CXX_QUIET_END_
 
 #define __builtin_expect(e, c) LP_EXPECT_CXX_(e, c, __COUNTER__)

@@ -1,0 +1,56 @@
+# lib.sh - shared by the end-to-end scripts; sourced, not run.
+#
+# Environment (set by the Makefile's check targets): LIKELYPROF (the
+# command), LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR, LP_TEST_CC,
+# LP_TEST_CFLAGS, LP_TEST_TMP, LP_SANITIZE.
+
+set -u
+E2E_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$E2E_DIR/../.." && pwd)
+: "${LIKELYPROF:=$ROOT/likelyprof}"
+: "${LP_TEST_TMP:=$ROOT/build/obj/tmp}"
+: "${LP_SANITIZE:=}"
+export LIKELYPROF
+
+mkdir -p "$LP_TEST_TMP"
+SCRATCH=$(mktemp -d "$LP_TEST_TMP/$(basename "$0" .sh).XXXXXX")
+if [ -z "${LP_PRESERVE:-}" ]; then
+	trap 'rm -rf "$SCRATCH"' EXIT
+fi
+
+FAILED=0
+fail() {
+	echo "  FAIL: $*"
+	FAILED=1
+}
+
+note() {
+	echo "  $*"
+}
+
+# Sanitizer flags for programs the tests build, so a sanitized runtime
+# links with sanitized code.
+san_flags() {
+	if [ -n "$LP_SANITIZE" ]; then
+		echo "-fsanitize=$LP_SANITIZE -fno-sanitize-recover=all -g"
+	fi
+}
+
+# site_counts PROFILE FILE FUNC [UNIT] [COND-PREFIX] -> "correct incorrect"
+# summed over matching site records of a raw profile.
+site_counts() {
+	awk -F'\t' -v file="$2" -v fn="$3" -v unit="${4:-}" \
+	    -v cond="${5:-}" '
+		# clang spells an included header "./x.h"
+		{ f = $6; sub(/^\.\//, "", f) }
+		$1 == "site" && f == file && $8 == fn &&
+		(unit == "" || $9 == unit) &&
+		(cond == "" || index($10, cond) == 1) {
+			c += $2; i += $3; n++
+		}
+		END { if (n) print c, i; else print "missing" }' "$1"
+}
+
+finish() {
+	exit "$FAILED"
+}

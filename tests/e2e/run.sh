@@ -1,0 +1,27 @@
+#!/bin/sh
+# run.sh - runs every end-to-end script in this folder (but lib.sh and
+# itself); prints ok/FAIL per script and exits 1 if any failed.
+#   tests/e2e/run.sh [NAME...]     only the named scripts
+dir=$(cd "$(dirname "$0")" && pwd)
+failed=0
+count=0
+if [ $# -gt 0 ]; then
+	scripts=""
+	for n in "$@"; do scripts="$scripts $dir/${n%.sh}.sh"; done
+else
+	scripts=$(ls "$dir"/*.sh | grep -v -e '/run\.sh$' -e '/lib\.sh$')
+fi
+for s in $scripts; do
+	name=$(basename "$s" .sh)
+	count=$((count + 1))
+	start=$(date +%s)
+	if out=$(sh "$s" 2>&1); then
+		echo "ok   e2e/$name ($(($(date +%s) - start))s)"
+	else
+		echo "FAIL e2e/$name"
+		echo "$out" | sed 's/^/     /'
+		failed=$((failed + 1))
+	fi
+done
+echo "e2e: $((count - failed)) of $count passed"
+[ "$failed" -eq 0 ]
