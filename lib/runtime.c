@@ -920,6 +920,7 @@ static const char *errno_text(int err)
 	case ENAMETOOLONG: return "File name too long";
 	case EMFILE: return "Too many open files";
 	case EIO: return "Input/output error";
+	case EFBIG: return "File too large";
 	default: return "error";
 	}
 }
