@@ -83,6 +83,7 @@ struct mode {
 	int inputs;             /* source, object or library files */
 	int info_only;          /* --version, -v alone, -print-*, -dump* */
 	int is_static;          /* -static: link the archive */
+	int pic;                /* -fPIC/-fpic without -fPIE/-fpie */
 	int nostdlib;           /* no -pthread then: it adds libraries */
 };
 
@@ -120,6 +121,11 @@ static void scan_args(int argc, const char **argv, struct mode *m)
 			m->compile_only = 1;
 		else if (!strcmp(a, "-static"))
 			m->is_static = 1;
+		else if (!strcmp(a, "-fPIC") || !strcmp(a, "-fpic"))
+			m->pic = 1;
+		else if (!strcmp(a, "-fPIE") || !strcmp(a, "-fpie") ||
+			 !strcmp(a, "-fno-PIC") || !strcmp(a, "-fno-pic"))
+			m->pic = 0;
 		else if (!strcmp(a, "-nostdlib") || !strcmp(a, "-nodefaultlibs"))
 			m->nostdlib = 1;
 		else if (!strcmp(a, "-v"))
@@ -219,6 +225,48 @@ static int wait_status(pid_t pid)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return LP_EXIT_ERROR;
+}
+
+/*
+ * Shared-library code reaches thread-local storage through
+ * __tls_get_addr, and gcc calls it at every counter access.  With TLS
+ * descriptors (-mtls-dialect=gnu2) gcc computes the address once per
+ * function and each evaluation is again one increment; the dialect only
+ * changes how TLS is addressed, so the project's own code is unaffected.
+ * clang 14 knows no such option, hence the probe.
+ */
+static int supports_tls_descriptors(const struct args *compiler)
+{
+	struct args probe = { NULL, 0, 0 };
+	size_t i;
+	int ok;
+	pid_t pid;
+
+	for (i = 0; i < compiler->n; i++)
+		args_push(&probe, compiler->v[i]);
+	args_push(&probe, "-mtls-dialect=gnu2");
+	args_push(&probe, "-fsyntax-only");
+	args_push(&probe, "-xc");
+	args_push(&probe, "/dev/null");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		free(probe.v);
+		return 0;
+	}
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		execvp(probe.v[0], (char *const *)probe.v);
+		_exit(127);
+	}
+	free(probe.v);
+	ok = wait_status(pid) == 0;
+	return ok;
 }
 
 /* Runs @a with stderr to @err_fd (-1: inherited); returns exit status. */
@@ -340,6 +388,8 @@ int cmd_cc(int argc, const char **argv)
 		args_push(&full, "-DLIKELYPROF_INSTRUMENT");
 		args_push(&full, "-include");
 		args_push(&full, header);
+		if (m.pic && supports_tls_descriptors(&plain))
+			args_push(&full, "-mtls-dialect=gnu2");
 	}
 	for (i = 0; i < argc; i++) {
 		args_push(&full, argv[i]);
