@@ -199,9 +199,9 @@ struct __attribute__((aligned(8))) lp_site {
  */
 struct lp_counter {
 	const struct lp_site *site;
-	unsigned long long correct;    /* value == expected, constants included */
+	unsigned long long correct;    /* value == expected; constants too */
 	unsigned long long incorrect;  /* value != expected */
-	unsigned long long constant;   /* condition was a compile-time constant */
+	unsigned long long constant;   /* condition was a constant */
 };
 
 /*! lp__enter() :
@@ -378,7 +378,8 @@ static void lp__unit_unload(void)
  * anonymous namespace so each unit has its own.  A call parses at namespace
  * scope and in templates, and __builtin_is_constant_evaluated() keeps
  * constant expressions constant while every evaluation at run time is
- * counted (as "constant" when the optimiser folded the condition).  g++ rejects a named section for objects of inline functions
+ * counted (as "constant" when the optimiser folded the condition).  g++
+ * rejects a named section for objects of inline functions
  * and templates ("section type conflict"), so C++ records are filled on
  * first use: C++ sites that never ran are missing from the profile.  The
  * strings travel as constant arguments; once lp__hit is inlined they feed

@@ -63,7 +63,7 @@ void lp_sink_long(struct lp_sink *sink, long v)
 {
 	if (v < 0) {
 		sink_putc(sink, '-');
-		/* negate in unsigned arithmetic: LONG_MIN has no positive twin */
+		/* negate unsigned: LONG_MIN has no positive twin */
 		lp_sink_u64(sink, (uint64_t)0 - (uint64_t)v);
 	} else {
 		lp_sink_u64(sink, (uint64_t)v);

@@ -45,7 +45,7 @@ struct lp_prof_site {
 	uint64_t correct;
 	uint64_t incorrect;
 	uint64_t constant;
-	size_t src_line;        /* line of the input it was read from; 0 if none */
+	size_t src_line;        /* input line it was read from, or 0 */
 };
 
 struct lp_prof_meta {

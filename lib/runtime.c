@@ -212,7 +212,8 @@ static int parse_signal(const char *s)
 		{ "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "ALRM", SIGALRM },
 		{ "TERM", SIGTERM }, { "CONT", SIGCONT }, { "TSTP", SIGTSTP },
 		{ "TTIN", SIGTTIN }, { "TTOU", SIGTTOU }, { "URG", SIGURG },
-		{ "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ }, { "VTALRM", SIGVTALRM },
+		{ "XCPU", SIGXCPU }, { "XFSZ", SIGXFSZ },
+		{ "VTALRM", SIGVTALRM },
 		{ "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "IO", SIGIO },
 		{ "PWR", SIGPWR }, { "SYS", SIGSYS },
 	};
@@ -329,8 +330,8 @@ static void install_signal(void)
 		return;
 	rt.dump_signal = parse_signal(env);
 	if (!rt.dump_signal) {
-		static const char msg[] = "likelyprof: LIKELYPROF_SIGNAL is not "
-					  "a signal name; no dump on signal\n";
+		static const char msg[] = "likelyprof: LIKELYPROF_SIGNAL is "
+			"not a signal name; no dump on signal\n";
 		ssize_t r = write(2, msg, sizeof(msg) - 1);
 
 		(void)r;
@@ -501,7 +502,7 @@ LP_API void lp__module_remove(const struct lp_site *first,
 				gone = s->cell == &d->cell && d->base == base;
 			if (gone) {
 				slot_harvest(s);
-				/* re-register if the module's code runs again */
+				/* registers anew if the module runs again */
 				s->ctr->site = NULL;
 				continue;
 			}
@@ -637,10 +638,15 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	errno = saved;
 }
 
+static size_t dyn_hash(const struct lp_site *key)
+{
+	return (size_t)(((uintptr_t)key >> 4) * 0x9e3779b97f4a7c15ull);
+}
+
 static struct lp_dynsite *dyn_get(const struct lp_site *key,
 				  const struct lp_site *proto)
 {
-	size_t h = ((size_t)key >> 4) * 0x9e3779b97f4a7c15ull;
+	size_t h = dyn_hash(key);
 	struct lp_dynsite *d;
 
 	if (rt.dyn_n >= rt.dyn_buckets) {
@@ -650,7 +656,7 @@ static struct lp_dynsite *dyn_get(const struct lp_site *key,
 		if (!tab)
 			return NULL;
 		for (d = rt.dyn_all; d; d = d->all) {
-			i = (((size_t)d->key >> 4) * 0x9e3779b97f4a7c15ull) % nb;
+			i = dyn_hash(d->key) % nb;
 			d->next = tab[i];
 			tab[i] = d;
 		}
@@ -750,6 +756,7 @@ static int expand_path(char *out, size_t cap, const char *pattern)
 	size_t len = 0;
 	struct utsname uts;
 	int have_uts = 0;
+	const char *host;
 
 	out[0] = '\0';
 	for (; *pattern; pattern++) {
@@ -766,9 +773,8 @@ static int expand_path(char *out, size_t cap, const char *pattern)
 			case 'h':
 				if (!have_uts)
 					have_uts = uname(&uts) == 0;
-				r = put(out, cap, &len,
-					have_uts ? uts.nodename : "host",
-					strlen(have_uts ? uts.nodename : "host"));
+				host = have_uts ? uts.nodename : "host";
+				r = put(out, cap, &len, host, strlen(host));
 				break;
 			case 'e':
 				r = put(out, cap, &len, rt.program_name,
@@ -869,9 +875,10 @@ static int dump_locked(const char *path)
 
 	if (!rt.init_done)
 		init_locked();
-	if (expand_path(final, sizeof(final), path ? path : rt.file_pattern)) {
-		write_error("cannot name profile", path ? path : rt.file_pattern,
-			    errno);
+	if (!path)
+		path = rt.file_pattern;
+	if (expand_path(final, sizeof(final), path)) {
+		write_error("cannot name profile", path, errno);
 		return -LP_EIO;
 	}
 	len = strlen(final);

@@ -37,8 +37,8 @@ static const char usage_cc[] =
 	"   make CC=\"likelyprof cc\"\n"
 	"   cmake -DCMAKE_C_COMPILER_LAUNCHER=likelyprof \\\n"
 	"         -DCMAKE_C_LINKER_LAUNCHER=likelyprof ..\n"
-	"Environment: LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override where\n"
-	"the header and the runtime are found.\n";
+	"Environment: LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override\n"
+	"where the header and the runtime are found.\n";
 
 /* Compiler options whose value is the next argument. */
 static const char *const opts_with_value[] = {
@@ -126,7 +126,8 @@ static void scan_args(int argc, const char **argv, struct mode *m)
 		else if (!strcmp(a, "-fPIE") || !strcmp(a, "-fpie") ||
 			 !strcmp(a, "-fno-PIC") || !strcmp(a, "-fno-pic"))
 			m->pic = 0;
-		else if (!strcmp(a, "-nostdlib") || !strcmp(a, "-nodefaultlibs"))
+		else if (!strcmp(a, "-nostdlib") ||
+			 !strcmp(a, "-nodefaultlibs"))
 			m->nostdlib = 1;
 		else if (!strcmp(a, "-v"))
 			verbose = 1;

@@ -158,8 +158,8 @@ static void summarise(struct lp_profile *p, int files, const char *file)
 	for (i = 0; i < lines.nr; i++)
 		if (looks_wrong(&lines.sites[i]))
 			wrong++;
-	fprintf(stderr, "likelyprof: %d process%s, %zu sites, %llu evaluations, "
-		"%zu site%s look%s wrong; profile in %s\n",
+	fprintf(stderr, "likelyprof: %d process%s, %zu sites, "
+		"%llu evaluations, %zu site%s look%s wrong; profile in %s\n",
 		files, files == 1 ? "" : "es", p->nr, evals, wrong,
 		wrong == 1 ? "" : "s", wrong == 1 ? "s" : "", file);
 	lp_profile_release(&lines);
@@ -184,12 +184,14 @@ int cmd_run(int argc, const char **argv)
 		}
 		if (!strcmp(argv[i], "-o")) {
 			if (++i >= argc)
-				lp_usage_error(usage_run, "option '-o' needs a file");
+				lp_usage_error(usage_run,
+					       "option '-o' needs a file");
 			out = argv[i];
 		} else if (!strncmp(argv[i], "--output=", 9)) {
 			out = argv[i] + 9;
 		} else if (argv[i][0] == '-') {
-			lp_usage_error(usage_run, "unknown option '%s'", argv[i]);
+			lp_usage_error(usage_run, "unknown option '%s'",
+				       argv[i]);
 		} else {
 			break;
 		}

@@ -21,7 +21,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "c++", cmd_cc, "compile C++ with every __builtin_expect counted" },
 	{ "cc", cmd_cc, "compile C with every __builtin_expect counted" },
-	{ "check", cmd_check, "warn about annotations the profile says are wrong" },
+	{ "check", cmd_check, "warn about annotations that are wrong" },
 	{ "fix", cmd_fix, "write the patches that remove or flip them" },
 	{ "merge", cmd_merge, "sum profiles from several runs or machines" },
 	{ "report", cmd_report, "print the kernel's branch_annotated table" },
@@ -41,7 +41,8 @@ static void print_usage(FILE *out)
 	fputs(usage_text, out);
 	fputs("\ncommands:\n", out);
 	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].help);
+		fprintf(out, "   %-8s %s\n", commands[i].name,
+			commands[i].help);
 	fputs("\n'likelyprof <command> --help' tells more about each.\n"
 	      "Typical use:\n"
 	      "   make CC=\"likelyprof cc\"\n"

@@ -78,7 +78,8 @@ void lp_usage_error(const char *usage, const char *fmt, ...)
 
 int lp_wants_help(int argc, const char **argv)
 {
-	return argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+	return argc > 1 &&
+	       (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
 }
 
 void *lp_xmalloc(size_t n)
@@ -158,7 +159,8 @@ double lp_parse_percent(const char *opt, const char *s, const char *usage)
 	v = strtod(s, &end);
 	if (errno || *end || !(v >= 0.0 && v <= 100.0))
 		lp_usage_error(usage,
-			       "option '%s' needs a percentage from 0 to 100, not '%s'",
+			       "option '%s' needs a percentage from 0 to 100, "
+			       "not '%s'",
 			       opt, s);
 	return v;
 }

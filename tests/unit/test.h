@@ -5,7 +5,7 @@
  * in main() with LP_TEST(); each check that fails prints where and why and
  * marks the case "not ok".  The program exits 1 if any case failed.
  *
- *	static void test_escape__tab(void) { LP_CHECK_STR(esc("a\tb"), "a\\tb"); }
+ *	static void test_esc__tab(void) { LP_CHECK_STR(esc("\t"), "\\t"); }
  *	int main(void) { LP_TEST(test_escape__tab); return lp_test_done(); }
  */
 #ifndef LP_TEST_H
