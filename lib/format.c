@@ -70,17 +70,15 @@ void lp_sink_long(struct lp_sink *sink, long v)
 	}
 }
 
-void lp_sink_escaped(struct lp_sink *sink, const char *s)
+static void sink_escaped_n(struct lp_sink *sink, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	const char *run = s;
+	const char *run = s, *end = s + n;
 
-	if (!s)
-		return;
-	for (; *s; s++) {
+	for (; s < end; s++) {
 		unsigned char c = (unsigned char)*s;
 		char esc[4];
-		size_t n = 2;
+		size_t len = 2;
 
 		if (c >= 0x20 && c != 0x7f && c != '\\')
 			continue;
@@ -96,11 +94,115 @@ void lp_sink_escaped(struct lp_sink *sink, const char *s)
 			esc[1] = 'x';
 			esc[2] = hex[c >> 4];
 			esc[3] = hex[c & 15];
-			n = 4;
+			len = 4;
 		}
-		lp_sink_bytes(sink, esc, n);
+		lp_sink_bytes(sink, esc, len);
 	}
 	lp_sink_bytes(sink, run, (size_t)(s - run));
+}
+
+void lp_sink_escaped(struct lp_sink *sink, const char *s)
+{
+	if (s)
+		sink_escaped_n(sink, s, strlen(s));
+}
+
+/*
+ * Where a hint is nested in another's condition (likely(a && unlikely(b))),
+ * the outer condition's text holds the inner hint already expanded by the
+ * header: hundreds of characters of __builtin_choose_expr.  Put back what
+ * the programmer wrote, __builtin_expect(X, C), recursively.
+ */
+static const char expansion_c[] =
+	"__builtin_choose_expr(__builtin_types_compatible_p(";
+static const char expansion_cxx[] = "(__builtin_is_constant_evaluated() ?";
+static const char plain_call[] = "(__builtin_expect)(";
+
+/* Index just past the parenthesis that closes s[open]; 0 if none. */
+static size_t skip_group(const char *s, size_t open, size_t n)
+{
+	size_t i, depth = 0;
+	char quote = 0;
+
+	for (i = open; i < n; i++) {
+		char c = s[i];
+
+		if (quote) {
+			if (c == '\\' && i + 1 < n)
+				i++;
+			else if (c == quote)
+				quote = 0;
+			continue;
+		}
+		if (c == '"' || c == '\'')
+			quote = c;
+		else if (c == '(')
+			depth++;
+		else if (c == ')' && --depth == 0)
+			return i + 1;
+	}
+	return 0;
+}
+
+static const char *find_in(const char *s, size_t n, const char *needle)
+{
+	size_t m = strlen(needle), i;
+
+	for (i = 0; i + m <= n; i++)
+		if (!memcmp(s + i, needle, m))
+			return s + i;
+	return NULL;
+}
+
+static void sink_escaped_n(struct lp_sink *sink, const char *s, size_t n);
+
+static void sink_cond_n(struct lp_sink *sink, const char *s, size_t n,
+			int depth)
+{
+	while (n) {
+		const char *c = find_in(s, n, expansion_c);
+		const char *x = find_in(s, n, expansion_cxx);
+		const char *hit = c && (!x || c < x) ? c : x;
+		const char *call;
+		size_t start, end, arg_x, arg_c, args_end;
+
+		if (!hit || depth > 16)
+			break;
+		start = (size_t)(hit - s);
+		/* the whole expansion: the group that starts at its '(' */
+		end = skip_group(s, start + (hit == c ? strlen("__builtin_"
+			"choose_expr") : 0), n);
+		call = end ? find_in(hit, end - start, plain_call) : NULL;
+		if (!call)
+			break;
+		arg_x = (size_t)(call - s) + strlen(plain_call);
+		args_end = skip_group(s, arg_x - 1, n);
+		arg_c = arg_x < n && s[arg_x] == '(' ? skip_group(s, arg_x, n)
+						     : 0;
+		if (!args_end || !arg_c || arg_c + 2 > args_end)
+			break;
+		sink_escaped_n(sink, s, start);
+		lp_sink_str(sink, "__builtin_expect(");
+		/* X and C are each wrapped in one pair of parentheses */
+		sink_cond_n(sink, s + arg_x + 1, arg_c - arg_x - 2, depth + 1);
+		lp_sink_str(sink, ", ");
+		while (arg_c < args_end && (s[arg_c] == ',' || s[arg_c] == ' '))
+			arg_c++;
+		if (s[arg_c] == '(')
+			arg_c++;        /* (C) */
+		sink_escaped_n(sink, s + arg_c, args_end - arg_c - 1 -
+			       (s[arg_c - 1] == '('));
+		lp_sink_str(sink, ")");
+		s += end;
+		n -= end;
+	}
+	sink_escaped_n(sink, s, n);
+}
+
+void lp_sink_cond(struct lp_sink *sink, const char *cond)
+{
+	if (cond)
+		sink_cond_n(sink, cond, strlen(cond), 0);
 }
 
 void lp_sink_header(struct lp_sink *sink)
@@ -146,7 +248,7 @@ void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
 	sink_putc(sink, '\t');
 	lp_sink_escaped(sink, unit);
 	sink_putc(sink, '\t');
-	lp_sink_escaped(sink, cond);
+	lp_sink_cond(sink, cond);
 	sink_putc(sink, '\n');
 }
 

@@ -157,6 +157,12 @@ void lp_sink_long(struct lp_sink *sink, long v);
  */
 void lp_sink_escaped(struct lp_sink *sink, const char *s);
 
+/*! lp_sink_cond() :
+ *  Appends a condition's text escaped, with hints the header expanded
+ *  inside it (a nested likely()) written back as __builtin_expect(X, C).
+ */
+void lp_sink_cond(struct lp_sink *sink, const char *cond);
+
 /*! lp_sink_header() / lp_sink_meta() / lp_sink_site() / lp_sink_end() :
  *  Append one record each, with its newline.  @file etc. may be NULL,
  *  written as empty.

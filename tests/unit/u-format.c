@@ -1,0 +1,157 @@
+/*
+ * u-format.c - the record writer shared by the runtime and the tools:
+ * numbers, escapes, records, and the unexpansion of nested hints.
+ */
+#include <string.h>
+
+#include "profile.h"
+#include "test.h"
+
+struct mem {
+	struct lp_sink sink;
+	char out[8192];
+	size_t len;
+	int fail_after;         /* flushes before one fails; -1: never */
+};
+
+static int mem_flush(struct lp_sink *sink)
+{
+	struct mem *m = (struct mem *)sink;
+
+	if (m->fail_after == 0)
+		return -LP_EIO;
+	if (m->fail_after > 0)
+		m->fail_after--;
+	if (m->len + sink->len >= sizeof(m->out))
+		return -LP_EIO;
+	memcpy(m->out + m->len, sink->buf, sink->len);
+	m->len += sink->len;
+	m->out[m->len] = '\0';
+	sink->len = 0;
+	return 0;
+}
+
+/* A sink with a tiny buffer, so every path through flush() is taken. */
+static void mem_init(struct mem *m, char *buf, size_t cap)
+{
+	memset(m, 0, sizeof(*m));
+	m->sink.buf = buf;
+	m->sink.cap = cap;
+	m->sink.flush = mem_flush;
+	m->fail_after = -1;
+}
+
+static const char *cond_text(const char *cond)
+{
+	static struct mem m;
+	static char buf[7];
+
+	mem_init(&m, buf, sizeof(buf));
+	lp_sink_cond(&m.sink, cond);
+	lp_sink_finish(&m.sink);
+	return m.out;
+}
+
+static void test_numbers__limits(void)
+{
+	struct mem m;
+	char buf[5];
+
+	mem_init(&m, buf, sizeof(buf));
+	lp_sink_u64(&m.sink, 0);
+	lp_sink_str(&m.sink, " ");
+	lp_sink_u64(&m.sink, 18446744073709551615ull);
+	lp_sink_str(&m.sink, " ");
+	lp_sink_long(&m.sink, -9223372036854775807L - 1);
+	LP_CHECK_INT(lp_sink_finish(&m.sink), 0);
+	LP_CHECK_STR(m.out, "0 18446744073709551615 -9223372036854775808");
+}
+
+static void test_escape__control_and_backslash(void)
+{
+	struct mem m;
+	char buf[3];
+
+	mem_init(&m, buf, sizeof(buf));
+	lp_sink_escaped(&m.sink, "a\tb\nc\rd\\e\001f\177g\xc3\xa9");
+	lp_sink_finish(&m.sink);
+	LP_CHECK_STR(m.out, "a\\tb\\nc\\rd\\\\e\\x01f\\x7fg\xc3\xa9");
+}
+
+static void test_record__site_fields(void)
+{
+	struct mem m;
+	char buf[16];
+
+	mem_init(&m, buf, sizeof(buf));
+	lp_sink_site(&m.sink, 1, 2, 3, LP_EXPECT_UNKNOWN, "a\tb.c", 7, "f",
+		     NULL, "x");
+	lp_sink_site(&m.sink, 0, 0, 0, LP_EXPECT_IF, "b.c", 1, "g", "u", "");
+	lp_sink_site(&m.sink, 0, 0, 0, -3, "c.c", 2, "h", "u", "y");
+	lp_sink_end(&m.sink, 3);
+	lp_sink_finish(&m.sink);
+	LP_CHECK_STR(m.out,
+		     "site\t1\t2\t3\t?\ta\\tb.c\t7\tf\t\tx\n"
+		     "site\t0\t0\t0\tif\tb.c\t1\tg\tu\t\n"
+		     "site\t0\t0\t0\t-3\tc.c\t2\th\tu\ty\n"
+		     "end\t3\n");
+}
+
+static void test_sink__error_is_sticky(void)
+{
+	struct mem m;
+	char buf[4];
+
+	mem_init(&m, buf, sizeof(buf));
+	m.fail_after = 1;
+	lp_sink_str(&m.sink, "abcdefghijkl");
+	lp_sink_str(&m.sink, "more");
+	LP_CHECK_INT(lp_sink_finish(&m.sink), -LP_EIO);
+	LP_CHECK_STR(m.out, "abcd");
+}
+
+/* What the header makes of `likely(a && unlikely(b))`'s inner hint. */
+#define INNER_C "__builtin_choose_expr(__builtin_types_compatible_p( " \
+	"__typeof__(8 ? ((void *)((long)(!!(b)) * 0l)) : (int *)8), int *), " \
+	"(__builtin_expect)((!!(b)), (0)), __extension__ ({ static const " \
+	"struct lp_site lp__site_2 = { \"t.c\", __func__, \"!!(b)\", " \
+	"\"t.c\", 0, 18, 1 }; long lp__val_2 = (long)(!!(b)); " \
+	"(__builtin_expect)(lp__val_2, (0)); }))"
+#define INNER_CXX "(__builtin_is_constant_evaluated() ? " \
+	"(__builtin_expect)((!!(b)), (0)) : (__builtin_expect)(" \
+	"lp__hit<2>((long)(!!(b)), (long)(0), \"t.c\", \"!!(b)\", 18), (0)))"
+
+static void test_cond__nested_hint_unexpanded(void)
+{
+	LP_CHECK_STR(cond_text("!!(a && " INNER_C ")"),
+		     "!!(a && __builtin_expect(!!(b), 0))");
+	LP_CHECK_STR(cond_text("(a && " INNER_CXX ") != 0"),
+		     "(a && __builtin_expect(!!(b), 0)) != 0");
+	/* two at one level, and one inside another's condition */
+	LP_CHECK_STR(cond_text(INNER_C " || " INNER_C),
+		     "__builtin_expect(!!(b), 0) || __builtin_expect(!!(b), 0)");
+}
+
+static void test_cond__plain_text_untouched(void)
+{
+	LP_CHECK_STR(cond_text("!!(p != 0)"), "!!(p != 0)");
+	LP_CHECK_STR(cond_text("s[i] == '(' && t[\"x\"]"),
+		     "s[i] == '(' && t[\"x\"]");
+	/* a cut-off expansion is written as it is, never misread */
+	LP_CHECK_STR(cond_text("a && __builtin_choose_expr(__builtin_types_"
+			       "compatible_p( x"),
+		     "a && __builtin_choose_expr(__builtin_types_"
+		     "compatible_p( x");
+	LP_CHECK_STR(cond_text("x\t1"), "x\\t1");
+}
+
+int main(void)
+{
+	LP_TEST(test_numbers__limits);
+	LP_TEST(test_escape__control_and_backslash);
+	LP_TEST(test_record__site_fields);
+	LP_TEST(test_sink__error_is_sticky);
+	LP_TEST(test_cond__nested_hint_unexpanded);
+	LP_TEST(test_cond__plain_text_untouched);
+	return lp_test_done();
+}
