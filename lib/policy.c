@@ -1,0 +1,319 @@
+/*
+ * policy.c - verdicts on annotated sites
+ *
+ * The thresholds are explained in doc/likelyprof-check.md; this file only
+ * applies them.  Ratios are compared in 128-bit integers, so a count near
+ * 2^64 and a threshold like 99.99% compare exactly.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+#include "keymap.h"
+#include "policy.h"
+
+int lp_policy_check(const struct lp_policy *pol)
+{
+	if (!(pol->flip_at >= 0.0 && pol->flip_at <= 100.0) ||
+	    !(pol->remove_at >= 0.0 && pol->remove_at <= 100.0))
+		return -LP_EINVAL;
+	return 0;
+}
+
+/* A threshold in units of 1/10000 of a percent. */
+static uint64_t threshold_units(double pct)
+{
+	return (uint64_t)(pct * 10000.0 + 0.5);
+}
+
+/* Is @part / @whole at least @pct percent? */
+static int at_least(uint64_t part, uint64_t whole, double pct)
+{
+	unsigned __int128 lhs = (unsigned __int128)part * 1000000u;
+	unsigned __int128 rhs = (unsigned __int128)threshold_units(pct) * whole;
+
+	return lhs >= rhs;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* Only a yes/no expectation has an opposite to flip to. */
+static int flippable(long expect)
+{
+	return expect == LP_EXPECT_UNKNOWN || expect == 0 || expect == 1;
+}
+
+/*
+ * One set of counts on its own.  Constant evaluations say nothing about
+ * the annotation (the compiler already knew the answer), so they are
+ * taken out of "correct" before the ratio is formed.
+ */
+static enum lp_verdict judge_counts(const struct lp_policy *pol,
+				    const struct lp_counts *c, long expect,
+				    uint64_t *evals, uint64_t *right)
+{
+	uint64_t all = add_sat(c->correct, c->incorrect);
+	uint64_t konst = c->constant < c->correct ? c->constant : c->correct;
+
+	*evals = all - konst;
+	*right = c->correct - konst;
+	if (!all)
+		return LP_VERDICT_NEVER;
+	if (!*evals)
+		return LP_VERDICT_CONSTANT;
+	if (*evals < pol->min_hits)
+		return LP_VERDICT_FEW;
+	if (!pol->no_flip && flippable(expect) &&
+	    at_least(c->incorrect, *evals, pol->flip_at))
+		return LP_VERDICT_FLIP;
+	if (at_least(c->incorrect, *evals, pol->remove_at))
+		return LP_VERDICT_REMOVE;
+	return LP_VERDICT_FINE;
+}
+
+enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
+				const struct lp_counts *per, size_t n,
+				long expect, struct lp_judgement *out)
+{
+	size_t i, flips = 0;
+	enum lp_verdict v;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < n; i++) {
+		out->total.correct = add_sat(out->total.correct,
+					     per[i].correct);
+		out->total.incorrect = add_sat(out->total.incorrect,
+					       per[i].incorrect);
+		out->total.constant = add_sat(out->total.constant,
+					      per[i].constant);
+	}
+	v = judge_counts(pol, &out->total, expect, &out->evals, &out->right);
+
+	/* each profile that saw enough has a say of its own */
+	for (i = 0; i < n; i++) {
+		uint64_t ev, right;
+		enum lp_verdict vi = judge_counts(pol, &per[i], expect,
+						  &ev, &right);
+
+		if (vi == LP_VERDICT_FINE)
+			out->profiles_right++;
+		else if (vi == LP_VERDICT_REMOVE || vi == LP_VERDICT_FLIP)
+			out->profiles_wrong++;
+		flips += vi == LP_VERDICT_FLIP;
+	}
+	out->disagree = out->profiles_right && out->profiles_wrong;
+
+	/*
+	 * A flip must be right everywhere; where one profile only wants the
+	 * annotation gone, or one is happy with it, removing it is the
+	 * choice that punishes no workload.  For the same reason a site
+	 * that is fine on the sum but wrong in one profile goes.
+	 */
+	if (v == LP_VERDICT_FLIP && flips != out->profiles_right +
+	    out->profiles_wrong)
+		v = LP_VERDICT_REMOVE;
+	if (v == LP_VERDICT_FINE && out->profiles_wrong)
+		v = LP_VERDICT_REMOVE;
+	out->verdict = v;
+	return v;
+}
+
+const char *lp_verdict_name(enum lp_verdict v)
+{
+	switch (v) {
+	case LP_VERDICT_FINE:
+		return "fine";
+	case LP_VERDICT_REMOVE:
+		return "remove";
+	case LP_VERDICT_FLIP:
+		return "flip";
+	case LP_VERDICT_CONSTANT:
+		return "constant";
+	case LP_VERDICT_FEW:
+		return "few";
+	case LP_VERDICT_NEVER:
+		return "never";
+	}
+	return "unknown";
+}
+
+int lp_verdict_changes(enum lp_verdict v)
+{
+	return v == LP_VERDICT_REMOVE || v == LP_VERDICT_FLIP;
+}
+
+/*-************************************
+ *  Folding several profiles
+ **************************************/
+
+struct fold_ctx {
+	const struct lp_judged_list *sites;
+	const char *file;
+	const struct lp_prof_site *row;
+};
+
+static int str_eq(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+static int site_eq(const void *ctx, size_t id)
+{
+	const struct fold_ctx *c = ctx;
+	const struct lp_judged *s = &c->sites->v[id];
+
+	return s->line == c->row->line && s->expect == c->row->expect &&
+	       !strcmp(s->file, c->file) && str_eq(s->func, c->row->func) &&
+	       str_eq(s->cond, c->row->cond);
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_site(const void *pa, const void *pb)
+{
+	const struct lp_judged *a = pa, *b = pb;
+	int c = strcmp(a->file, b->file);
+
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if ((c = cmp_str(a->func, b->func)))
+		return c;
+	if (a->expect != b->expect)
+		return a->expect < b->expect ? -1 : 1;
+	return cmp_str(a->cond, b->cond);
+}
+
+void lp_judged_list_release(struct lp_judged_list *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr; i++) {
+		free(s->v[i].file);
+		free(s->v[i].per);
+		free(s->v[i].rows);
+	}
+	free(s->v);
+	s->v = NULL;
+	s->nr = 0;
+}
+
+/* Gives each record its site: a new one or the one of its key. */
+static int assign(struct lp_judged_list *out, struct lp_keymap *map,
+		  const struct lp_prof_site *row, size_t *site)
+{
+	struct fold_ctx ctx;
+	struct lp_keymap_slot *slot;
+	uint64_t h;
+	char *file = lp_path_canonical(row->file ? row->file : "");
+
+	if (!file)
+		return -LP_ENOMEM;
+	h = lp_hash_str(LP_HASH_SEED, file);
+	h = lp_hash_u64(h, (uint64_t)row->line);
+	h = lp_hash_str(h, row->func);
+	h = lp_hash_u64(h, (uint64_t)row->expect);
+	h = lp_hash_finish(lp_hash_str(h, row->cond));
+	ctx.sites = out;
+	ctx.file = file;
+	ctx.row = row;
+	slot = lp_keymap_find(map, h, site_eq, &ctx);
+	if (slot->id) {
+		free(file);
+		*site = slot->id - 1;
+		return 0;
+	}
+	*site = out->nr;
+	slot->hash = h;
+	slot->id = ++out->nr;
+	memset(&out->v[*site], 0, sizeof(out->v[*site]));
+	out->v[*site].file = file;
+	out->v[*site].func = row->func;
+	out->v[*site].cond = row->cond;
+	out->v[*site].line = row->line;
+	out->v[*site].expect = row->expect;
+	out->v[*site].per = calloc(out->nprof, sizeof(struct lp_counts));
+	return out->v[*site].per ? 0 : -LP_ENOMEM;
+}
+
+int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
+		   const struct lp_profile *const *profs, size_t n)
+{
+	struct lp_keymap map = LP_KEYMAP_INIT;
+	size_t total = 0, i, k, r, *of = NULL;
+	int ret;
+
+	if (lp_policy_check(pol))
+		return -LP_EINVAL;
+	out->v = NULL;
+	out->nr = 0;
+	out->nprof = n;
+	out->origin = n ? profs[0]->origin : LP_ORIGIN_PROFILE;
+	for (i = 0; i < n; i++)
+		total += profs[i]->nr;
+	ret = lp_keymap_init(&map, total);
+	out->v = calloc(total ? total : 1, sizeof(*out->v));
+	of = calloc(total ? total : 1, sizeof(*of));
+	if (ret || !out->v || !of) {
+		ret = -LP_ENOMEM;
+		goto out;
+	}
+	for (i = 0, r = 0; i < n; i++) {
+		for (k = 0; k < profs[i]->nr; k++, r++) {
+			const struct lp_prof_site *row = &profs[i]->sites[k];
+			struct lp_counts *c;
+
+			of[r] = (size_t)-1;
+			if (row->expect == LP_EXPECT_IF)
+				continue;
+			ret = assign(out, &map, row, &of[r]);
+			if (ret)
+				goto out;
+			c = &out->v[of[r]].per[i];
+			c->correct = add_sat(c->correct, row->correct);
+			c->incorrect = add_sat(c->incorrect, row->incorrect);
+			c->constant = add_sat(c->constant, row->constant);
+			out->v[of[r]].nrows++;
+		}
+	}
+	for (k = 0; k < out->nr; k++) {
+		out->v[k].rows = calloc(out->v[k].nrows,
+					sizeof(struct lp_site_row));
+		if (!out->v[k].rows) {
+			ret = -LP_ENOMEM;
+			goto out;
+		}
+		out->v[k].nrows = 0;
+	}
+	for (i = 0, r = 0; i < n; i++) {
+		for (k = 0; k < profs[i]->nr; k++, r++) {
+			struct lp_judged *s;
+
+			if (of[r] == (size_t)-1)
+				continue;
+			s = &out->v[of[r]];
+			s->rows[s->nrows].row = &profs[i]->sites[k];
+			s->rows[s->nrows++].prof = i;
+		}
+	}
+	for (k = 0; k < out->nr; k++)
+		lp_policy_judge(pol, out->v[k].per, n, out->v[k].expect,
+				&out->v[k].j);
+	qsort(out->v, out->nr, sizeof(*out->v), cmp_site);
+	ret = 0;
+out:
+	free(of);
+	lp_keymap_release(&map);
+	if (ret)
+		lp_judged_list_release(out);
+	return ret;
+}

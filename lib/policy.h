@@ -1,0 +1,142 @@
+/*
+ * policy.h - the verdict on each annotated site: fine, remove or flip
+ *
+ * check prints these verdicts and fix acts on them; neither decides
+ * anything itself.  A site is judged after folding: the copies of one
+ * source line (one per translation unit that inlines it) are summed, and
+ * with several profiles (machines, workloads) each profile is also judged
+ * on its own, because a site that is right on one machine and wrong on
+ * another must be removed, never flipped (seed 007: a 32-bit userspace
+ * makes the segment tests of __switch_to() likely, a 64-bit one unlikely).
+ *
+ * The default thresholds and the reasons for them are in
+ * doc/likelyprof-check.md.  With them, the kernel tables quoted in
+ * Steven Rostedt's December 2010 series give the decisions his patches
+ * made.
+ *
+ * Percentages are compared exactly (integer arithmetic on the counts,
+ * thresholds to 1/10000 of a percent), never through the kernel's
+ * truncated integer percent: 98.996% is not 99%.
+ *
+ * Nothing here prints or exits; calls return 0 or -LP_E*.
+ */
+#ifndef LP_POLICY_H
+#define LP_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct lp_policy {
+	double flip_at;         /* % incorrect at which an annotation flips */
+	double remove_at;       /* % incorrect at which it is removed */
+	uint64_t min_hits;      /* evaluations below which nothing is said */
+	int no_flip;            /* remove where a flip would be due */
+};
+
+#define LP_POLICY_FLIP_AT 99.0
+#define LP_POLICY_REMOVE_AT 30.0
+#define LP_POLICY_MIN_HITS 10000
+#define LP_POLICY_INIT \
+	{ LP_POLICY_FLIP_AT, LP_POLICY_REMOVE_AT, LP_POLICY_MIN_HITS, 0 }
+
+enum lp_verdict {
+	LP_VERDICT_FINE = 0,    /* right often enough: leave it */
+	LP_VERDICT_REMOVE,      /* wrong too often to help: drop it */
+	LP_VERDICT_FLIP,        /* backwards in every profile: swap it */
+	LP_VERDICT_CONSTANT,    /* only ever saw a compile-time constant */
+	LP_VERDICT_FEW,         /* too few evaluations to judge */
+	LP_VERDICT_NEVER        /* the workload never reached it */
+};
+
+/* Counts of one site in one profile (or summed). */
+struct lp_counts {
+	uint64_t correct;       /* includes constant evaluations */
+	uint64_t incorrect;
+	uint64_t constant;
+};
+
+/* What the policy concluded about one site, and from what. */
+struct lp_judgement {
+	enum lp_verdict verdict;
+	struct lp_counts total;  /* summed over profiles */
+	uint64_t evals;          /* evaluations that were not constant */
+	uint64_t right;          /* of those, the times it was right */
+	size_t profiles_right;   /* profiles with min_hits that say "fine" */
+	size_t profiles_wrong;   /* ... that say remove or flip */
+	int disagree;            /* it was right in one, wrong in another */
+};
+
+/*! lp_policy_check() :
+ *  @return : 0, or -LP_EINVAL when a threshold is not a percentage.
+ */
+int lp_policy_check(const struct lp_policy *pol);
+
+/*! lp_policy_judge() :
+ *  Judges one site from its counts in each of @n profiles.
+ *  @expect : the annotation's expected value, or LP_EXPECT_UNKNOWN; a
+ *            value other than 0 or 1 cannot be flipped, only removed.
+ *  @return : the verdict, also stored in @out->verdict.
+ */
+enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
+				const struct lp_counts *per, size_t n,
+				long expect, struct lp_judgement *out);
+
+/*! lp_verdict_name() :
+ *  @return : "fine", "remove", "flip", "constant", "few" or "never".
+ */
+const char *lp_verdict_name(enum lp_verdict v);
+
+/*! lp_verdict_changes() :
+ *  @return : true for the verdicts that ask for a source change.
+ */
+int lp_verdict_changes(enum lp_verdict v);
+
+/*-************************************
+ *  Sites of several profiles
+ **************************************/
+
+/* One original record of a site and the profile it came from. */
+struct lp_site_row {
+	const struct lp_prof_site *row;
+	size_t prof;
+};
+
+/*
+ * One site after folding: the copies of one line in every profile.  The
+ * strings but @file point into the profiles, which must outlive it.
+ */
+struct lp_judged {
+	char *file;             /* canonical path, owned */
+	const char *func;
+	const char *cond;
+	long line;
+	long expect;
+	struct lp_counts *per;  /* counts in each profile, [nprof] */
+	struct lp_site_row *rows;
+	size_t nrows;
+	struct lp_judgement j;
+};
+
+struct lp_judged_list {
+	struct lp_judged *v;
+	size_t nr;
+	size_t nprof;
+	enum lp_prof_origin origin;   /* of the first profile */
+};
+
+#define LP_JUDGED_LIST_INIT { NULL, 0, 0, LP_ORIGIN_PROFILE }
+
+/*! lp_judge_profiles() :
+ *  Folds the records of @n profiles by (canonical file, line, func,
+ *  expect, cond), judges each site, and fills @out sorted by file and
+ *  line.  Records of unannotated branches (expect "if", the kernel's
+ *  branch_all) are left out: they carry no annotation to judge.
+ *  @return : 0, -LP_ENOMEM or -LP_EINVAL (bad policy).
+ */
+int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
+		   const struct lp_profile *const *profs, size_t n);
+void lp_judged_list_release(struct lp_judged_list *s);
+
+#endif /* LP_POLICY_H */

@@ -1,0 +1,117 @@
+/*
+ * locate.h - find the source of each profiled site in a tree
+ *
+ * A profile names a site by file, line and function as the compiler saw
+ * them, possibly on another machine (an absolute path), in a build
+ * folder (a relative one), or as the kernel prints it (a base name), and
+ * possibly for another version of the code.  The locator turns that into
+ * one annotation token in one file under --src, or a reason why it cannot
+ * say which without doubt:
+ *
+ *  1. the file: the tree file whose path shares the longest tail with the
+ *     profile's; among equals, the one that defines the function;
+ *  2. the function: every definition of that name in the file (the
+ *     kernel cuts names at 30 characters);
+ *  3. the annotation: the profile's sites of that function, in line
+ *     order, against the function's annotations in source order.  Lines
+ *     that hit exactly are taken as they are; otherwise equal numbers are
+ *     paired in order, then a common shift, then the condition's text,
+ *     then the shift of the nearest placed site of the same file.
+ *
+ * An annotation is a call of likely, unlikely, LIKELY, UNLIKELY,
+ * __builtin_expect or of any function-like macro of the tree whose whole
+ * body is a call of one of them on its parameter (zstd's LIKELY, lz4's
+ * expect); or one inside the body of a macro called from the function,
+ * which the compiler reports at the line of the call.
+ *
+ * Safety: the tree is walked without following symbolic links, files are
+ * opened with O_NOFOLLOW and checked to resolve inside the tree; a path
+ * from the profile is only ever compared with the walked names, never
+ * opened.
+ */
+#ifndef LP_FIX_LOCATE_H
+#define LP_FIX_LOCATE_H
+
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "fix/lexer.h"
+#include "policy.h"
+
+/* A spelling of __builtin_expect. */
+struct lp_hint {
+	char *name;
+	long expect;            /* 1 or 0; LP_EXPECT_UNKNOWN: from value_arg */
+	int nargs;
+	int cond_arg;           /* the argument that is the condition */
+	int value_arg;          /* the argument holding the value, or -1 */
+	int is_default;         /* likely, unlikely, LIKELY, UNLIKELY */
+};
+
+/* A file of the tree, loaded on demand. */
+struct lp_srcfile {
+	char *rel;              /* path under the root, '/'-separated */
+	int is_link;            /* a symbolic link: never read */
+	int loaded;
+	char *buf;
+	size_t len;
+	struct lp_lexed lx;
+	struct stat st;         /* as read, to notice a change before --apply */
+	struct lp_func *funcs;
+	size_t nfuncs;
+};
+
+struct lp_func {
+	char *name;
+	size_t name_tok, open, close;   /* tokens: name, '{', '}' */
+};
+
+/* Where one profiled site is in the tree, or why that is not known. */
+struct lp_place {
+	int placed;
+	char *reason;           /* when !placed; owned */
+	struct lp_srcfile *file;        /* the file holding the annotation */
+	size_t tok;             /* its hint's name token */
+	const struct lp_hint *hint;
+	long expect;            /* the annotation's value, if known */
+	struct lp_srcfile *call_file;   /* the profile's file, found */
+	unsigned line;          /* the site's line in call_file */
+	const char *macro;      /* the macro whose body holds it, or NULL */
+};
+
+struct lp_tree;
+
+/*! lp_tree_open() :
+ *  Walks @src (not following symlinks, skipping .git) and reads the
+ *  tree's spellings of __builtin_expect.
+ *  @return : the tree, or NULL with *@err set to a message to free.
+ */
+struct lp_tree *lp_tree_open(const char *src, char **err);
+void lp_tree_free(struct lp_tree *t);
+
+/* The tree's real path. */
+const char *lp_tree_root(const struct lp_tree *t);
+
+/*! lp_tree_place() :
+ *  Places every site of @sites; @out has @sites->nr entries.
+ */
+void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *sites,
+		   struct lp_place *out);
+void lp_place_release(struct lp_place *p, size_t n);
+
+/*! lp_tree_hints() :
+ *  The spellings known in the tree; flip uses them to find an opposite.
+ */
+const struct lp_hint *lp_tree_hint(const struct lp_tree *t,
+				   const char *name);
+
+/*! lp_srcfile_load() :
+ *  Reads and lexes @f if it is not yet.
+ *  @return : 0, or -1 with *@err set to a message to free.
+ */
+int lp_srcfile_load(struct lp_tree *t, struct lp_srcfile *f, char **err);
+
+/* The path of @f as the caller should print it: <src>/<rel>. */
+char *lp_tree_path(const struct lp_tree *t, const struct lp_srcfile *f);
+
+#endif /* LP_FIX_LOCATE_H */
