@@ -1,0 +1,297 @@
+/*
+ * cmd-check.c - `likelyprof check`: which annotations the profiles say
+ * are wrong, as compiler warnings
+ *
+ * One line per site that needs a change, in the form gcc and clang use
+ * (PATH:LINE: warning: ... [likelyprof-remove]), so editors jump to it and
+ * CI annotates it, then a summary.  The exit status says whether anything
+ * needs a change, so `likelyprof check prof.lprof` can gate a merge.
+ * doc/likelyprof-check.md gives the policy and its reasons.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "fix/inputs.h"
+#include "fix/locate.h"
+#include "fix/rewrite.h"
+#include "ktable.h"
+#include "usage.h"
+
+static const char check_usage[] =
+	"usage: likelyprof check [--flip-at PCT] [--remove-at PCT] "
+	"[--min-hits N] [--no-flip]\n"
+	"                        [--src DIR] [--format text|json] [--all] "
+	"FILE...\n"
+	"\n"
+	"Judges every annotated site of the profiles (one per machine or\n"
+	"workload; kernel tables too) and prints a warning for each that\n"
+	"should be removed or flipped.  Exit status: 0 nothing to change,\n"
+	"1 something to change, 2 error.\n"
+	"\n"
+	LP_POLICY_USAGE
+	"   --src DIR         find the sites in the source tree DIR: its paths,\n"
+	"                     its current lines and its spellings\n"
+	"   --format json     one JSON object with every site and a summary\n"
+	"   --all             also list the sites that need no change\n";
+
+/* One line of output. */
+struct entry {
+	const struct lp_judged *s;
+	const struct lp_place *pl;
+	char *path;
+	long line;
+};
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	int c = strcmp(a->path, b->path);
+
+	if (c)
+		return c;
+	return (a->line > b->line) - (a->line < b->line);
+}
+
+static const char *verdict_tag(enum lp_verdict v)
+{
+	return lp_verdict_name(v);
+}
+
+static void print_text(const struct entry *e, const struct lp_tree *tree)
+{
+	const struct lp_judged *s = e->s;
+	const struct lp_judgement *j = &s->j;
+	const char *name = e->pl && e->pl->placed ? e->pl->hint->name : NULL;
+	const char *partner = name && tree ?
+		lp_flip_partner(tree, e->pl->hint) : NULL;
+	char *spell = lp_spelling(s, name, NULL, 0);
+	char *where = s->func && *s->func ?
+		lp_xstrfmt(" in %s()", s->func) : lp_xstrdup("");
+	char *macro = e->pl && e->pl->placed && e->pl->macro ?
+		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
+	long pct = j->evals ? lp_kernel_percent(j->right, s->j.total.incorrect)
+			    : 0;
+	int change = lp_verdict_changes(j->verdict);
+
+	printf("%s:%ld: %s: %s%s%s ", e->path, e->line,
+	       change ? "warning" : "note", spell, macro, where);
+	switch (j->verdict) {
+	case LP_VERDICT_REMOVE:
+	case LP_VERDICT_FLIP:
+		printf("was wrong %ld%% of %llu times; ", pct,
+		       (unsigned long long)j->evals);
+		if (j->verdict == LP_VERDICT_FLIP) {
+			char *to = lp_spelling(s, name, partner, 1);
+
+			if (!strcmp(to, "annotation") ||
+			    !strcmp(to, "the opposite"))
+				printf("flip it");
+			else
+				printf("make it %s", to);
+			free(to);
+		} else if (j->disagree) {
+			printf("remove it (right in %zu profile%s, wrong in "
+			       "%zu)", j->profiles_right,
+			       j->profiles_right == 1 ? "" : "s",
+			       j->profiles_wrong);
+		} else {
+			printf("remove it");
+		}
+		break;
+	case LP_VERDICT_FINE:
+		printf("was right %ld%% of %llu times", 100 - pct,
+		       (unsigned long long)j->evals);
+		break;
+	case LP_VERDICT_FEW:
+		printf("ran %llu times, too few to judge",
+		       (unsigned long long)j->evals);
+		break;
+	case LP_VERDICT_CONSTANT:
+		printf("only saw a constant condition (%llu times)",
+		       (unsigned long long)j->total.constant);
+		break;
+	case LP_VERDICT_NEVER:
+		printf("never ran");
+		break;
+	}
+	printf(" [likelyprof-%s]\n", verdict_tag(j->verdict));
+	free(spell);
+	free(where);
+	free(macro);
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void print_json(const struct entry *e, int first)
+{
+	const struct lp_judged *s = e->s;
+	const struct lp_judgement *j = &s->j;
+	double pct = j->evals ? 100.0 * (double)s->j.total.incorrect /
+				(double)j->evals : 0.0;
+
+	printf("%s\n    {\"file\": ", first ? "" : ",");
+	json_str(e->path);
+	printf(", \"line\": %ld, \"function\": ", e->line);
+	json_str(s->func);
+	printf(", \"annotation\": ");
+	if (e->pl && e->pl->placed)
+		json_str(e->pl->hint->name);
+	else
+		printf("null");
+	printf(", \"verdict\": \"%s\", \"correct\": %llu, \"incorrect\": "
+	       "%llu, \"constant\": %llu, \"evaluations\": %llu, "
+	       "\"percent_incorrect\": %.2f, \"profiles_right\": %zu, "
+	       "\"profiles_wrong\": %zu, \"profile_file\": ",
+	       lp_verdict_name(j->verdict),
+	       (unsigned long long)j->total.correct,
+	       (unsigned long long)j->total.incorrect,
+	       (unsigned long long)j->total.constant,
+	       (unsigned long long)j->evals, pct, j->profiles_right,
+	       j->profiles_wrong);
+	json_str(s->file);
+	printf(", \"profile_line\": %ld", s->line);
+	if (e->pl && !e->pl->placed && e->pl->reason) {
+		printf(", \"not_found\": ");
+		json_str(e->pl->reason);
+	}
+	printf("}");
+}
+
+int cmd_check(int argc, const char **argv)
+{
+	struct lp_policy pol = LP_POLICY_INIT;
+	struct lp_inputs in;
+	struct lp_tree *tree = NULL;
+	struct lp_place *places = NULL;
+	struct entry *e;
+	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
+	const char *src = NULL, *v;
+	size_t nfiles = 0, n = 0, i, count[6] = { 0 };
+	int all = 0, json = 0, ret;
+
+	if (lp_wants_help(argc, argv)) {
+		fputs(check_usage, stdout);
+		free(files);
+		return LP_EXIT_OK;
+	}
+	for (i = 1; i < (size_t)argc; i++) {
+		int k = (int)i;
+
+		if (lp_policy_option(&pol, argc, argv, &k, check_usage)) {
+		} else if ((v = lp_option_value(argc, argv, &k, "--src",
+						check_usage))) {
+			src = v;
+		} else if ((v = lp_option_value(argc, argv, &k, "--format",
+						check_usage))) {
+			if (!strcmp(v, "json"))
+				json = 1;
+			else if (strcmp(v, "text"))
+				lp_usage_error(check_usage, "unknown format "
+					       "'%s'", v);
+		} else if (!strcmp(argv[k], "--all")) {
+			all = 1;
+		} else if (!strcmp(argv[k], "--")) {
+			while (++k < argc)
+				files[nfiles++] = argv[k];
+		} else if (argv[k][0] == '-' && argv[k][1]) {
+			lp_usage_error(check_usage, "unknown option '%s'",
+				       argv[k]);
+		} else {
+			files[nfiles++] = argv[k];
+		}
+		i = (size_t)k;
+	}
+	if (!nfiles)
+		lp_usage_error(check_usage, "no profile given");
+	if (lp_inputs_read(&in, &pol, files, nfiles)) {
+		free(files);
+		lp_inputs_release(&in);
+		return LP_EXIT_ERROR;
+	}
+	if (src) {
+		char *err = NULL;
+
+		tree = lp_tree_open(src, &err);
+		if (!tree) {
+			lp_error("%s", err);
+			free(err);
+			free(files);
+			lp_inputs_release(&in);
+			return LP_EXIT_ERROR;
+		}
+		places = lp_xcalloc(in.sites.nr + 1, sizeof(*places));
+		lp_tree_place(tree, &in.sites, places);
+	}
+	e = lp_xcalloc(in.sites.nr + 1, sizeof(*e));
+	for (i = 0; i < in.sites.nr; i++) {
+		const struct lp_judged *s = &in.sites.v[i];
+		const struct lp_place *pl = places ? &places[i] : NULL;
+
+		count[s->j.verdict]++;
+		if (!all && !lp_verdict_changes(s->j.verdict))
+			continue;
+		e[n].s = s;
+		e[n].pl = pl;
+		if (pl && pl->placed) {
+			e[n].path = lp_tree_path(tree, pl->call_file);
+			e[n].line = pl->line;
+		} else {
+			e[n].path = lp_xstrdup(s->file);
+			e[n].line = s->line;
+		}
+		n++;
+	}
+	qsort(e, n, sizeof(*e), cmp_entry);
+	if (json)
+		printf("{\n  \"sites\": [");
+	for (i = 0; i < n; i++) {
+		if (json)
+			print_json(&e[i], !i);
+		else
+			print_text(&e[i], tree);
+		free(e[i].path);
+	}
+	if (json)
+		printf("%s  ],\n  \"summary\": {\"sites\": %zu, \"remove\": "
+		       "%zu, \"flip\": %zu, \"fine\": %zu, \"few\": %zu, "
+		       "\"constant\": %zu, \"never\": %zu}\n}\n", n ? "\n" : "",
+		       in.sites.nr, count[LP_VERDICT_REMOVE],
+		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
+		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
+		       count[LP_VERDICT_NEVER]);
+	else
+		printf("likelyprof: %zu of %zu sites to change (%zu remove, "
+		       "%zu flip); %zu fine, %zu too few evaluations, "
+		       "%zu constant, %zu never run\n",
+		       count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
+		       in.sites.nr, count[LP_VERDICT_REMOVE],
+		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
+		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
+		       count[LP_VERDICT_NEVER]);
+	ret = count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP] ?
+		LP_EXIT_FINDINGS : LP_EXIT_OK;
+	free(e);
+	if (places)
+		lp_place_release(places, in.sites.nr);
+	free(places);
+	lp_tree_free(tree);
+	lp_inputs_release(&in);
+	free(files);
+	return ret;
+}

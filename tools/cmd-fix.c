@@ -1,0 +1,772 @@
+/*
+ * cmd-fix.c - `likelyprof fix`: the patches that remove or flip the
+ * annotations the profiles say are wrong
+ *
+ * The pipeline: judge the profiles (lib/policy.c), place each site in the
+ * tree (fix/locate.c), decide once per annotation (an annotation in a
+ * macro body serves every call of the macro, so they must all agree),
+ * make the edits (fix/rewrite.c), and print them as a series of patches,
+ * one per subsystem (fix/series.c), or write them with --apply.  A site
+ * that cannot be placed or changed without doubt is reported with its
+ * reason and the rest go on; nothing is written outside --src, and with
+ * --apply a failure leaves every file as it was.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "fix/inputs.h"
+#include "fold.h"
+#include "fix/locate.h"
+#include "fix/rewrite.h"
+#include "fix/series.h"
+#include "ktable.h"
+#include "usage.h"
+
+static const char fix_usage[] =
+	"usage: likelyprof fix --src DIR [--apply] [--flip-at PCT] "
+	"[--remove-at PCT]\n"
+	"                      [--min-hits N] [--no-flip] FILE...\n"
+	"\n"
+	"Finds each annotation that the profiles (one per machine or\n"
+	"workload; kernel tables too) say is wrong in the source tree DIR\n"
+	"and prints a patch series that `git am` applies: one patch per\n"
+	"subsystem, each quoting the profile.  Sites that cannot be found\n"
+	"without doubt are reported and left alone.\n"
+	"\n"
+	"   --src DIR         the source tree; nothing outside it is read\n"
+	"   --apply           change the files in place instead\n"
+	LP_POLICY_USAGE;
+
+/* One annotation to change, and the sites of the profile that say so. */
+struct target {
+	struct lp_srcfile *file;
+	size_t tok;
+	const struct lp_place *pl;      /* of the first site */
+	size_t *sites;
+	size_t nsites;
+	enum lp_verdict verdict;
+	const char *partner;
+	struct lp_edits edits;
+	char *subsystem;
+};
+
+struct fix_state {
+	struct lp_inputs in;
+	struct lp_policy pol;
+	struct lp_tree *tree;
+	struct lp_place *places;
+	struct target *t;
+	size_t nt;
+	size_t refused;
+};
+
+static void refuse_site(struct fix_state *st, size_t i, const char *why)
+{
+	const struct lp_judged *s = &st->in.sites.v[i];
+
+	lp_warning("%s:%ld: %s%snot changed: %s", s->file, s->line,
+		   s->func && *s->func ? s->func : "",
+		   s->func && *s->func ? "(): " : "", why);
+	st->refused++;
+}
+
+static int cmp_place(const void *pa, const void *pb, void *ctx)
+{
+	const struct lp_place *P = ctx;
+	const struct lp_place *a = &P[*(const size_t *)pa];
+	const struct lp_place *b = &P[*(const size_t *)pb];
+	int c = strcmp(a->file->rel, b->file->rel);
+
+	if (c)
+		return c;
+	if (a->tok != b->tok)
+		return a->tok < b->tok ? -1 : 1;
+	return *(const size_t *)pa < *(const size_t *)pb ? -1 : 1;
+}
+
+/*
+ * Groups the placed sites by annotation and decides each once: any site
+ * that says "fine" keeps it (a macro right at one call and wrong at
+ * another stays as it is), a flip needs every site to flip, and a mix
+ * of flip and remove removes, as the policy does across profiles.
+ */
+static void decide(struct fix_state *st)
+{
+	const struct lp_judged_list *J = &st->in.sites;
+	size_t *order = lp_xcalloc(J->nr + 1, sizeof(size_t));
+	size_t n = 0, i, k;
+
+	for (i = 0; i < J->nr; i++) {
+		if (st->places[i].placed)
+			order[n++] = i;
+		else if (lp_verdict_changes(J->v[i].j.verdict))
+			refuse_site(st, i, st->places[i].reason ?
+				    st->places[i].reason : "not found");
+	}
+	qsort_r(order, n, sizeof(size_t), cmp_place, st->places);
+	for (i = 0; i < n; i = k) {
+		const struct lp_place *pl = &st->places[order[i]];
+		size_t fine = 0, flip = 0, change = 0, m;
+		struct target *t;
+
+		for (k = i; k < n && st->places[order[k]].file == pl->file &&
+		     st->places[order[k]].tok == pl->tok; k++) {
+			enum lp_verdict v = J->v[order[k]].j.verdict;
+
+			fine += v == LP_VERDICT_FINE;
+			flip += v == LP_VERDICT_FLIP;
+			change += lp_verdict_changes(v);
+		}
+		if (!change)
+			continue;
+		if (fine) {
+			char *why = lp_xstrfmt(
+				"the %s() %s%s is right at %zu of its %zu "
+				"profiled uses", pl->hint->name,
+				pl->macro ? "in macro " : "",
+				pl->macro ? pl->macro : "", fine, k - i);
+
+			for (m = i; m < k; m++)
+				if (lp_verdict_changes(J->v[order[m]].j.verdict))
+					refuse_site(st, order[m], why);
+			free(why);
+			continue;
+		}
+		st->t = lp_xrealloc(st->t, (st->nt + 1) * sizeof(*st->t));
+		t = &st->t[st->nt++];
+		memset(t, 0, sizeof(*t));
+		t->file = pl->file;
+		t->tok = pl->tok;
+		t->pl = pl;
+		t->verdict = flip == change ? LP_VERDICT_FLIP
+					    : LP_VERDICT_REMOVE;
+		for (m = i; m < k; m++) {
+			if (!lp_verdict_changes(J->v[order[m]].j.verdict))
+				continue;
+			t->sites = lp_xrealloc(t->sites, (t->nsites + 1) *
+					       sizeof(size_t));
+			t->sites[t->nsites++] = order[m];
+		}
+	}
+	free(order);
+}
+
+/* Makes each target's edits; drops those that cannot be made. */
+static void make_edits(struct fix_state *st)
+{
+	size_t i, k, kept = 0;
+
+	for (i = 0; i < st->nt; i++) {
+		struct target *t = &st->t[i];
+		enum lp_fix_action act = t->verdict == LP_VERDICT_FLIP ?
+			LP_FIX_FLIP : LP_FIX_REMOVE;
+		char *why = NULL;
+		int ok;
+
+		t->partner = lp_flip_partner(st->tree, t->pl->hint);
+		ok = !lp_rewrite(&t->file->lx, t->tok, t->pl->hint, act,
+				 t->partner, &t->edits, &why);
+		for (k = 0; ok && k < kept; k++)
+			if (st->t[k].file == t->file &&
+			    lp_edits_overlap(&st->t[k].edits, &t->edits)) {
+				why = lp_xstrdup("its edit overlaps another");
+				ok = 0;
+			}
+		if (!ok) {
+			for (k = 0; k < t->nsites; k++)
+				refuse_site(st, t->sites[k], why);
+			free(why);
+			lp_edits_release(&t->edits);
+			free(t->sites);
+			continue;
+		}
+		st->t[kept++] = *t;
+	}
+	st->nt = kept;
+}
+
+/*-************************************
+ *  --apply
+ **************************************/
+
+struct pending {
+	struct lp_srcfile *file;
+	char *path, *tmp;
+	char *text;
+	size_t len;
+	int renamed;
+};
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Writes @text to a temporary file beside @path; @return : its name. */
+static char *write_temp(const char *path, const char *text, size_t len,
+			mode_t mode)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp = lp_xstrfmt("%.*s.%s.lp-XXXXXX", (int)(slash - path + 1),
+			       path, slash + 1);
+	int fd = mkstemp(tmp);
+
+	if (fd < 0) {
+		lp_error("cannot create a file beside '%s': %s", path,
+			 strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	if (write_all(fd, text, len) || fchmod(fd, mode & 07777) ||
+	    fsync(fd) || close(fd)) {
+		lp_error("cannot write '%s': %s", tmp, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
+/* Has the file changed since it was read? Is it still a plain file? */
+static int unchanged(const char *path, const struct stat *was)
+{
+	struct stat now;
+
+	return !lstat(path, &now) && S_ISREG(now.st_mode) &&
+	       now.st_ino == was->st_ino && now.st_dev == was->st_dev &&
+	       now.st_size == was->st_size &&
+	       now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
+	       now.st_mtim.tv_nsec == was->st_mtim.tv_nsec;
+}
+
+/*
+ * Two phases: every new file is written beside its original first, and
+ * only when all are written are they renamed over; a rename that fails
+ * puts back what was renamed before it.
+ */
+static int apply(struct fix_state *st, struct pending *p, size_t n)
+{
+	size_t i, k;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		p[i].path = lp_xstrfmt("%s/%s", lp_tree_root(st->tree),
+				       p[i].file->rel);
+		if (!unchanged(p[i].path, &p[i].file->st)) {
+			lp_error("'%s' changed while fix ran; nothing written",
+				 p[i].file->rel);
+			ret = -1;
+			break;
+		}
+		p[i].tmp = write_temp(p[i].path, p[i].text, p[i].len,
+				      p[i].file->st.st_mode);
+		if (!p[i].tmp)
+			ret = -1;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		if (rename(p[i].tmp, p[i].path)) {
+			lp_error("cannot replace '%s': %s", p[i].file->rel,
+				 strerror(errno));
+			ret = -1;
+			for (k = 0; k < i; k++) {
+				char *back = write_temp(p[k].path,
+							p[k].file->buf,
+							p[k].file->len,
+							p[k].file->st.st_mode);
+
+				if (!back || rename(back, p[k].path))
+					lp_error("could not restore '%s'",
+						 p[k].file->rel);
+				free(back);
+			}
+			break;
+		}
+		p[i].renamed = 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (p[i].tmp && !p[i].renamed)
+			unlink(p[i].tmp);
+		free(p[i].tmp);
+		free(p[i].path);
+	}
+	return ret;
+}
+
+/*-************************************
+ *  Messages
+ **************************************/
+
+static const char *where_name(const struct fix_state *st,
+			      const struct target *t, char *buf, size_t size)
+{
+	const struct lp_judged *s = &st->in.sites.v[t->sites[0]];
+
+	if (t->pl->macro)
+		snprintf(buf, size, "%s", t->pl->macro);
+	else if (s->func && *s->func)
+		snprintf(buf, size, "%s()", s->func);
+	else
+		snprintf(buf, size, "%s", lp_path_base(t->file->rel));
+	return buf;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	return lp_kernel_cmp(*(const struct lp_prof_site *const *)a,
+			     *(const struct lp_prof_site *const *)b);
+}
+
+/* The rows of @t's sites from profile @prof, as the kernel prints them. */
+static void put_rows(FILE *out, const struct fix_state *st,
+		     const struct target *t, size_t prof)
+{
+	const struct lp_prof_site **rows = NULL;
+	size_t n = 0, i, k;
+	char line[LP_KERNEL_ROW_MAX];
+
+	for (i = 0; i < t->nsites; i++) {
+		const struct lp_judged *s = &st->in.sites.v[t->sites[i]];
+
+		for (k = 0; k < s->nrows; k++) {
+			if (s->rows[k].prof != prof)
+				continue;
+			rows = lp_xrealloc(rows, (n + 1) * sizeof(*rows));
+			rows[n++] = s->rows[k].row;
+		}
+	}
+	if (!n)
+		return;
+	qsort(rows, n, sizeof(*rows), cmp_row);
+	if (st->in.n > 1)
+		fprintf(out, "In %s:\n\n", st->in.profs[prof].name ?
+			st->in.profs[prof].name : "a profile");
+	fputs(LP_KERNEL_HEADER, out);
+	for (i = 0; i < n; i++) {
+		lp_kernel_row(line, rows[i]);
+		fputs(line, out);
+	}
+	fputc('\n', out);
+	free(rows);
+}
+
+static void put_paragraph(FILE *out, char *text)
+{
+	char *w = lp_wrap(text, 72);
+
+	fprintf(out, "%s\n\n", w);
+	free(w);
+	free(text);
+}
+
+static void put_target(FILE *out, const struct fix_state *st,
+		       const struct target *t)
+{
+	struct lp_judgement sum;
+	struct lp_counts *per = lp_xcalloc(st->in.n, sizeof(*per));
+	const char *name = t->pl->hint->name;
+	char where[256];
+	size_t i, k;
+	int flip = t->verdict == LP_VERDICT_FLIP;
+
+	for (i = 0; i < t->nsites; i++) {
+		const struct lp_judged *s = &st->in.sites.v[t->sites[i]];
+
+		for (k = 0; k < st->in.n; k++) {
+			per[k].correct += s->per[k].correct;
+			per[k].incorrect += s->per[k].incorrect;
+			per[k].constant += s->per[k].constant;
+		}
+	}
+	lp_policy_judge(&st->pol, per, st->in.n, LP_EXPECT_UNKNOWN, &sum);
+	put_paragraph(out, lp_xstrfmt(
+		"The %s() in %s (%s:%u) was %s. The annotated branch "
+		"profile showed:", name, where_name(st, t, where,
+						     sizeof(where)),
+		t->file->rel, t->file->lx.tok[t->tok].line,
+		flip ? "backwards" : "incorrect most of the time"));
+	for (k = 0; k < st->in.n; k++)
+		put_rows(out, st, t, k);
+	put_paragraph(out, lp_xstrfmt(
+		"The %s() was correct a total of %llu times and incorrect "
+		"%llu times, with %ld%% being incorrect.", name,
+		(unsigned long long)sum.total.correct,
+		(unsigned long long)sum.total.incorrect,
+		lp_kernel_percent(sum.total.correct, sum.total.incorrect)));
+	if (t->pl->macro)
+		put_paragraph(out, lp_xstrfmt(
+			"The %s() is in the body of the macro %s; every "
+			"profiled use of the macro agrees.", name,
+			t->pl->macro));
+	if (flip)
+		put_paragraph(out, lp_xstrfmt(
+			"The condition goes the other way almost every time, "
+			"so change it to %s().", t->partner ? t->partner
+							     : "the opposite"));
+	else if (sum.disagree)
+		put_paragraph(out, lp_xstrfmt(
+			"It was right in %zu of the profiles and wrong in "
+			"%zu, so remove it rather than flip it: no workload "
+			"should pay for another.", sum.profiles_right,
+			sum.profiles_wrong));
+	else
+		put_paragraph(out, lp_xstrfmt(
+			"With this much of an error, it is best to simply "
+			"remove the %s() and let the compiler and the branch "
+			"predictor figure it out.", name));
+	free(per);
+}
+
+/* "a()", "a() and b()", "a(), b() and 2 more" */
+static char *list_words(char **w, size_t n)
+{
+	if (n == 1)
+		return lp_xstrdup(w[0]);
+	if (n == 2)
+		return lp_xstrfmt("%s and %s", w[0], w[1]);
+	return lp_xstrfmt("%s, %s and %zu more", w[0], w[1], n - 2);
+}
+
+static void add_word(char ***w, size_t *n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*w)[i], s))
+			return;
+	*w = lp_xrealloc(*w, (*n + 1) * sizeof(**w));
+	(*w)[(*n)++] = lp_xstrdup(s);
+}
+
+static char *subject(const struct fix_state *st, struct target **t,
+		     size_t n, const char *prefix)
+{
+	char **wheres = NULL, **names = NULL, where[256], *a, *b, *s;
+	size_t nw = 0, nn = 0, flips = 0, i;
+
+	for (i = 0; i < n; i++) {
+		char *spelled = lp_xstrfmt("%s()", t[i]->pl->hint->name);
+
+		add_word(&wheres, &nw, where_name(st, t[i], where,
+						  sizeof(where)));
+		add_word(&names, &nn, spelled);
+		free(spelled);
+		flips += t[i]->verdict == LP_VERDICT_FLIP;
+	}
+	a = list_words(names, nn);
+	b = list_words(wheres, nw);
+	if (flips == 1 && n == 1)
+		s = lp_xstrfmt("%s: Change %s from %s to %s", prefix, b,
+			       t[0]->pl->hint->name, t[0]->partner ?
+			       t[0]->partner : "the opposite");
+	else if (flips == n)
+		s = lp_xstrfmt("%s: Flip %s in %s", prefix, a, b);
+	else if (flips)
+		s = lp_xstrfmt("%s: Remove or flip %s in %s", prefix, a, b);
+	else
+		s = lp_xstrfmt("%s: Remove %s%s from %s", prefix, a,
+			       n > 1 && nn == 1 ? "s" : "", b);
+	for (i = 0; i < nw; i++)
+		free(wheres[i]);
+	for (i = 0; i < nn; i++)
+		free(names[i]);
+	free(wheres);
+	free(names);
+	free(a);
+	free(b);
+	return s;
+}
+
+static char *trim_line(char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	if (s && !n) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static char *author(const char *src, int git)
+{
+	const char *en = getenv("GIT_AUTHOR_NAME");
+	const char *ee = getenv("GIT_AUTHOR_EMAIL");
+	static const char *const qn[] = { "config", "user.name", NULL };
+	static const char *const qe[] = { "config", "user.email", NULL };
+	char *name, *email, *s;
+
+	if (en && *en && ee && *ee)
+		return lp_xstrfmt("%s <%s>", en, ee);
+	if (!git)
+		return lp_xstrdup("likelyprof <likelyprof@localhost>");
+	name = trim_line(lp_git_output(src, qn));
+	email = trim_line(lp_git_output(src, qe));
+	s = name && email ? lp_xstrfmt("%s <%s>", name, email)
+			  : lp_xstrdup("likelyprof <likelyprof@localhost>");
+	free(name);
+	free(email);
+	return s;
+}
+
+static int cmp_target(const void *pa, const void *pb)
+{
+	const struct target *a = pa, *b = pb;
+	int c = strcmp(a->subsystem, b->subsystem);
+
+	if (c)
+		return c;
+	if ((c = strcmp(a->file->rel, b->file->rel)))
+		return c;
+	return (a->tok > b->tok) - (a->tok < b->tok);
+}
+
+static int is_git_tree(const char *src)
+{
+	static const char *const q[] = {
+		"rev-parse", "--is-inside-work-tree", NULL
+	};
+	char *out = lp_git_output(src, q);
+	int yes = out && !strncmp(out, "true", 4);
+
+	free(out);
+	return yes;
+}
+
+static long long patch_date(void)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+
+	if (e && *e)
+		return strtoll(e, NULL, 10);
+	return (long long)time(NULL);
+}
+
+/* One patch per subsystem, files and their edits in path order. */
+static int print_series(struct fix_state *st, const char *src)
+{
+	struct lp_patch *p = NULL;
+	size_t np = 0, i, k, m;
+	int git = is_git_tree(src), ret;
+	char *who = author(src, git);
+
+	for (i = 0; i < st->nt; i++) {
+		for (k = 0; k < i; k++)
+			if (st->t[k].file == st->t[i].file)
+				break;
+		st->t[i].subsystem = k < i ?
+			lp_xstrdup(st->t[k].subsystem) :
+			lp_subsystem(src, st->t[i].file->rel, git);
+	}
+	qsort(st->t, st->nt, sizeof(*st->t), cmp_target);
+	for (i = 0; i < st->nt; i = k) {
+		struct target **group = NULL;
+		struct lp_patch *q;
+		char *body = NULL;
+		size_t blen = 0;
+		FILE *out;
+
+		for (k = i; k < st->nt &&
+		     !strcmp(st->t[k].subsystem, st->t[i].subsystem); k++) {
+			group = lp_xrealloc(group, (k - i + 1) *
+					    sizeof(*group));
+			group[k - i] = &st->t[k];
+		}
+		p = lp_xrealloc(p, (np + 1) * sizeof(*p));
+		q = &p[np++];
+		memset(q, 0, sizeof(*q));
+		q->subject = subject(st, group, k - i, st->t[i].subsystem);
+		out = open_memstream(&body, &blen);
+		if (!out)
+			lp_die("out of memory");
+		for (m = i; m < k; m++)
+			put_target(out, st, &st->t[m]);
+		fprintf(out, "Found by likelyprof fix (--flip-at %g "
+			"--remove-at %g --min-hits %llu%s).\n", st->pol.flip_at,
+			st->pol.remove_at,
+			(unsigned long long)st->pol.min_hits,
+			st->pol.no_flip ? " --no-flip" : "");
+		fclose(out);
+		q->body = body;
+		for (m = i; m < k; m++) {
+			struct lp_patch_file *f;
+
+			if (q->nfiles &&
+			    !strcmp(q->files[q->nfiles - 1].path,
+				    st->t[m].file->rel)) {
+				lp_edits_take(q->files[q->nfiles - 1].edits,
+					      &st->t[m].edits);
+				continue;
+			}
+			q->files = lp_xrealloc(q->files, (q->nfiles + 1) *
+					       sizeof(*q->files));
+			f = &q->files[q->nfiles++];
+			f->path = st->t[m].file->rel;
+			f->buf = st->t[m].file->buf;
+			f->len = st->t[m].file->len;
+			f->edits = &st->t[m].edits;
+		}
+		free(group);
+	}
+	ret = lp_write_series(stdout, p, np, who, patch_date());
+	for (i = 0; i < np; i++) {
+		free(p[i].subject);
+		free(p[i].body);
+		free(p[i].files);
+	}
+	free(p);
+	free(who);
+	return ret;
+}
+
+static int cmp_target_file(const void *pa, const void *pb)
+{
+	const struct target *a = pa, *b = pb;
+	int c = strcmp(a->file->rel, b->file->rel);
+
+	return c ? c : (a->tok > b->tok) - (a->tok < b->tok);
+}
+
+static int apply_all(struct fix_state *st)
+{
+	struct pending *p = lp_xcalloc(st->nt + 1, sizeof(*p));
+	size_t n = 0, i, k;
+	int ret;
+
+	qsort(st->t, st->nt, sizeof(*st->t), cmp_target_file);
+	for (i = 0; i < st->nt; i = k) {
+		struct lp_edits all = LP_EDITS_INIT;
+
+		for (k = i; k < st->nt && st->t[k].file == st->t[i].file; k++) {
+			struct lp_edits copy = LP_EDITS_INIT;
+			size_t e;
+
+			/* a copy: the targets keep theirs for the report */
+			copy.v = lp_xcalloc(st->t[k].edits.nr + 1,
+					    sizeof(*copy.v));
+			for (e = 0; e < st->t[k].edits.nr; e++) {
+				copy.v[e] = st->t[k].edits.v[e];
+				copy.v[e].text = lp_xstrdup(
+					st->t[k].edits.v[e].text);
+			}
+			copy.nr = copy.alloc = st->t[k].edits.nr;
+			lp_edits_take(&all, &copy);
+		}
+		p[n].file = st->t[i].file;
+		p[n].text = lp_edits_apply(&all, p[n].file->buf,
+					   p[n].file->len, &p[n].len);
+		lp_edits_release(&all);
+		n++;
+	}
+	ret = apply(st, p, n);
+	if (!ret)
+		for (i = 0; i < st->nt; i++) {
+			const struct target *t = &st->t[i];
+			char where[256];
+			char *path = lp_tree_path(st->tree, t->file);
+
+			printf("%s:%u: %s %s() in %s\n", path,
+			       t->file->lx.tok[t->tok].line,
+			       t->verdict == LP_VERDICT_FLIP ? "flipped"
+							      : "removed",
+			       t->pl->hint->name,
+			       where_name(st, t, where, sizeof(where)));
+			free(path);
+		}
+	for (i = 0; i < n; i++)
+		free(p[i].text);
+	free(p);
+	return ret;
+}
+
+int cmd_fix(int argc, const char **argv)
+{
+	struct fix_state st;
+	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
+	const char *src = NULL, *v;
+	size_t nfiles = 0, i;
+	int do_apply = 0, ret = LP_EXIT_OK, k;
+	char *err = NULL;
+
+	if (lp_wants_help(argc, argv)) {
+		fputs(fix_usage, stdout);
+		free(files);
+		return LP_EXIT_OK;
+	}
+	memset(&st, 0, sizeof(st));
+	st.pol = (struct lp_policy)LP_POLICY_INIT;
+	for (k = 1; k < argc; k++) {
+		if (lp_policy_option(&st.pol, argc, argv, &k, fix_usage)) {
+		} else if ((v = lp_option_value(argc, argv, &k, "--src",
+						fix_usage))) {
+			src = v;
+		} else if (!strcmp(argv[k], "--apply")) {
+			do_apply = 1;
+		} else if (!strcmp(argv[k], "--")) {
+			while (++k < argc)
+				files[nfiles++] = argv[k];
+		} else if (argv[k][0] == '-' && argv[k][1]) {
+			lp_usage_error(fix_usage, "unknown option '%s'",
+				       argv[k]);
+		} else {
+			files[nfiles++] = argv[k];
+		}
+	}
+	if (!src)
+		lp_usage_error(fix_usage, "--src DIR is required");
+	if (!nfiles)
+		lp_usage_error(fix_usage, "no profile given");
+	if (lp_inputs_read(&st.in, &st.pol, files, nfiles)) {
+		ret = LP_EXIT_ERROR;
+		goto out;
+	}
+	st.tree = lp_tree_open(src, &err);
+	if (!st.tree) {
+		lp_error("%s", err);
+		free(err);
+		ret = LP_EXIT_ERROR;
+		goto out;
+	}
+	st.places = lp_xcalloc(st.in.sites.nr + 1, sizeof(*st.places));
+	lp_tree_place(st.tree, &st.in.sites, st.places);
+	decide(&st);
+	make_edits(&st);
+	if (!st.nt)
+		lp_note("no annotation to change%s",
+			st.refused ? " that could be found" : "");
+	else if (do_apply ? apply_all(&st) : print_series(&st, src))
+		ret = LP_EXIT_ERROR;
+out:
+	for (i = 0; i < st.nt; i++) {
+		lp_edits_release(&st.t[i].edits);
+		free(st.t[i].sites);
+		free(st.t[i].subsystem);
+	}
+	free(st.t);
+	if (st.places)
+		lp_place_release(st.places, st.in.sites.nr);
+	free(st.places);
+	lp_tree_free(st.tree);
+	lp_inputs_release(&st.in);
+	free(files);
+	return ret;
+}

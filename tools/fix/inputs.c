@@ -1,0 +1,108 @@
+/*
+ * inputs.c - the policy options and the judged profiles of check and fix
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix/inputs.h"
+#include "usage.h"
+
+const char *lp_option_value(int argc, const char **argv, int *i,
+			    const char *name, const char *usage)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n])
+		return NULL;
+	if (*i + 1 >= argc)
+		lp_usage_error(usage, "option '%s' needs a value", name);
+	return argv[++*i];
+}
+
+int lp_policy_option(struct lp_policy *pol, int argc, const char **argv,
+		     int *i, const char *usage)
+{
+	const char *v;
+
+	if ((v = lp_option_value(argc, argv, i, "--flip-at", usage))) {
+		pol->flip_at = lp_parse_percent("--flip-at", v, usage);
+		return 1;
+	}
+	if ((v = lp_option_value(argc, argv, i, "--remove-at", usage))) {
+		pol->remove_at = lp_parse_percent("--remove-at", v, usage);
+		return 1;
+	}
+	if ((v = lp_option_value(argc, argv, i, "--min-hits", usage))) {
+		pol->min_hits = lp_parse_count("--min-hits", v, usage);
+		return 1;
+	}
+	if (!strcmp(argv[*i], "--no-flip")) {
+		pol->no_flip = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int lp_inputs_read(struct lp_inputs *in, const struct lp_policy *pol,
+		   const char *const *paths, size_t n)
+{
+	size_t i, stdin_used = 0;
+	int err;
+
+	memset(in, 0, sizeof(*in));
+	in->profs = lp_xcalloc(n, sizeof(*in->profs));
+	in->ptrs = lp_xcalloc(n, sizeof(*in->ptrs));
+	for (i = 0; i < n; i++) {
+		struct lp_diag diag;
+
+		lp_profile_init(&in->profs[i]);
+		in->ptrs[i] = &in->profs[i];
+		in->n = i + 1;
+		if (!strcmp(paths[i], "-") && stdin_used++)
+			return lp_error("standard input ('-') given twice");
+		err = lp_profile_read_file(&in->profs[i], paths[i], &diag);
+		if (err == -LP_ENOMEM)
+			lp_die("out of memory");
+		if (err)
+			return lp_error("%s", diag.msg);
+	}
+	err = lp_judge_profiles(&in->sites, pol, in->ptrs, n);
+	if (err == -LP_ENOMEM)
+		lp_die("out of memory");
+	if (err)
+		return lp_error("bad thresholds: %s", lp_strerror(err));
+	return 0;
+}
+
+void lp_inputs_release(struct lp_inputs *in)
+{
+	size_t i;
+
+	lp_judged_list_release(&in->sites);
+	for (i = 0; i < in->n; i++)
+		lp_profile_release(&in->profs[i]);
+	free(in->profs);
+	free(in->ptrs);
+	memset(in, 0, sizeof(*in));
+}
+
+char *lp_spelling(const struct lp_judged *s, const char *name,
+		  const char *partner, int opposite)
+{
+	long expect = s->expect;
+
+	if (opposite && partner)
+		return lp_xstrfmt("%s()", partner);
+	if (name && !opposite)
+		return lp_xstrfmt("%s()", name);
+	if (expect != 0 && expect != 1)
+		return lp_xstrdup(opposite ? "the opposite" : "annotation");
+	if (opposite)
+		expect = !expect;
+	return lp_xstrdup(expect ? "likely()" : "unlikely()");
+}
