@@ -137,20 +137,25 @@ static void index_lines(struct lp_lexed *lx)
 	lx->nlines = n;
 }
 
-unsigned lp_lex_line_of(const struct lp_lexed *lx, size_t off)
+size_t lp_line_index(const size_t *start, size_t n, size_t off)
 {
-	size_t lo = 0, hi = lx->nlines;
+	size_t lo = 0, hi = n;
 
 	/* the last line start <= off */
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (lx->line_start[mid] <= off)
+		if (start[mid] <= off)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return (unsigned)(lo + 1);
+	return lo;
+}
+
+unsigned lp_lex_line_of(const struct lp_lexed *lx, size_t off)
+{
+	return (unsigned)(lp_line_index(lx->line_start, lx->nlines, off) + 1);
 }
 
 /* Is token @i the directive name @name of directive @dir? */

@@ -65,6 +65,9 @@ struct lp_lexed {
 void lp_lex(struct lp_lexed *lx, const char *buf, size_t len);
 void lp_lexed_release(struct lp_lexed *lx);
 
+/* The index of the last of the @n sorted line starts that is <= @off. */
+size_t lp_line_index(const size_t *start, size_t n, size_t off);
+
 /* The line (from 1) holding byte @off. */
 unsigned lp_lex_line_of(const struct lp_lexed *lx, size_t off);
 

@@ -40,17 +40,7 @@ static void split_lines(const char *buf, size_t len, struct lines *l)
 
 static size_t line_of(const struct lines *l, size_t off)
 {
-	size_t lo = 0, hi = l->n;
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l->start[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lp_line_index(l->start, l->n, off);
 }
 
 /* Writes @mark and one line of [s, s + n), which may lack its newline. */

@@ -1,0 +1,238 @@
+/*
+ * u-policy.c - the verdicts: the seeds' tables give the decisions of the
+ * seeds' patches, and the rules for constants, few hits and profiles
+ * that disagree hold
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+#include "test.h"
+
+static const struct lp_policy defaults = LP_POLICY_INIT;
+
+/* Reads tests/data/seeds/NNN.txt and judges it with the defaults. */
+static void judge_seed(const char *name, struct lp_profile *p,
+		       struct lp_judged_list *out)
+{
+	const struct lp_profile *ptr = p;
+	struct lp_diag diag;
+	char path[128];
+
+	snprintf(path, sizeof(path), "tests/data/seeds/%s.txt", name);
+	lp_profile_init(p);
+	if (lp_profile_read_file(p, path, &diag))
+		LP_FAIL_("cannot read %s: %s", path, diag.msg);
+	if (lp_judge_profiles(out, &defaults, &ptr, 1))
+		LP_FAIL_("cannot judge %s", path);
+}
+
+/* The verdict on @func:@line of a seed, or -1 when it has no such site. */
+static int verdict(const char *seed, const char *func, long line)
+{
+	struct lp_profile p;
+	struct lp_judged_list J = LP_JUDGED_LIST_INIT;
+	size_t i;
+	int v = -1;
+
+	judge_seed(seed, &p, &J);
+	for (i = 0; i < J.nr; i++)
+		if (!strcmp(J.v[i].func, func) && J.v[i].line == line)
+			v = (int)J.v[i].j.verdict;
+	lp_judged_list_release(&J);
+	lp_profile_release(&p);
+	return v;
+}
+
+#define CHECK_VERDICT(seed, func, line, want) \
+	LP_CHECK_STR(lp_verdict_name(verdict(seed, func, line)), \
+		     lp_verdict_name(want))
+
+/* The cover letter: patch 01 flipped pre_schedule_rt; few hits ignored. */
+static void test_seed__001_cover_letter(void)
+{
+	CHECK_VERDICT("001", "pre_schedule_rt", 1476, LP_VERDICT_FLIP);
+	CHECK_VERDICT("001", "signal_pending", 2313, LP_VERDICT_FEW);
+	CHECK_VERDICT("001", "trylock_page", 316, LP_VERDICT_FEW);
+}
+
+/* 98.996% wrong is not 99%: removed, not flipped */
+static void test_seed__002_mapping_unevictable(void)
+{
+	CHECK_VERDICT("002", "mapping_unevictable", 51, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("002", "page_mapping", 659, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("002", "page_mapping", 657, LP_VERDICT_FINE);
+}
+
+static void test_seed__003_workqueue_flips(void)
+{
+	CHECK_VERDICT("003", "wq_worker_sleeping", 703, LP_VERDICT_FLIP);
+	CHECK_VERDICT("003", "wq_worker_waking_up", 677, LP_VERDICT_FLIP);
+}
+
+static void test_seed__004_pick_next_task_rt_flips(void)
+{
+	CHECK_VERDICT("004", "_pick_next_task_rt", 1064, LP_VERDICT_FLIP);
+}
+
+static void test_seed__005_to_010_removals(void)
+{
+	CHECK_VERDICT("005", "grab_cache_page_write_begin", 2206,
+		      LP_VERDICT_REMOVE);
+	CHECK_VERDICT("006", "rt_policy", 126, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("007", "__switch_to", 408, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("007", "__switch_to", 412, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("007", "__switch_to", 464, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("008", "fput_light", 26, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("009", "fget_light", 315, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("010", "ttwu_post_activation", 2309, LP_VERDICT_REMOVE);
+}
+
+/* The nine rows of fput_light fold into one site with their sum. */
+static void test_seed__008_folds_copies(void)
+{
+	struct lp_profile p;
+	struct lp_judged_list J = LP_JUDGED_LIST_INIT;
+
+	judge_seed("008", &p, &J);
+	LP_CHECK_INT(J.nr, 1);
+	if (J.nr == 1) {
+		LP_CHECK_INT(J.v[0].nrows, 9);
+		LP_CHECK_U64(J.v[0].j.total.correct, 1029878071ULL);
+		LP_CHECK_U64(J.v[0].j.total.incorrect, 6196445154ULL);
+	}
+	lp_judged_list_release(&J);
+	lp_profile_release(&p);
+}
+
+/* Line 659 folded is 79.9% wrong (the function as a whole, 39%). */
+static void test_seed__011_page_mapping(void)
+{
+	CHECK_VERDICT("011", "page_mapping", 659, LP_VERDICT_REMOVE);
+	CHECK_VERDICT("011", "page_mapping", 657, LP_VERDICT_FINE);
+}
+
+static enum lp_verdict judge(const struct lp_policy *pol,
+			     const struct lp_counts *c, size_t n, long expect,
+			     struct lp_judgement *j)
+{
+	return lp_policy_judge(pol, c, n, expect, j);
+}
+
+static void test_rules__thresholds_are_exact(void)
+{
+	struct lp_judgement j;
+	struct lp_counts c = { 10000, 990000, 0 };
+
+	/* exactly 99%: flips, the bound is inclusive */
+	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_FLIP);
+	c.correct = 10001;
+	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_REMOVE);
+	/* 30% removes, 29.9999% does not */
+	c.correct = 700000;
+	c.incorrect = 300000;
+	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_REMOVE);
+	c.correct = 700001;
+	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_FINE);
+}
+
+static void test_rules__counts_near_2_64(void)
+{
+	struct lp_judgement j;
+	struct lp_counts c = { 1, 18446744073709551000ULL, 0 };
+
+	LP_CHECK_INT(judge(&defaults, &c, 1, 0, &j), LP_VERDICT_FLIP);
+}
+
+static void test_rules__constant_never_few(void)
+{
+	struct lp_judgement j;
+	struct lp_counts konst = { 500000, 0, 500000 };
+	struct lp_counts never = { 0, 0, 0 };
+	struct lp_counts few = { 0, 9999, 0 };
+
+	LP_CHECK_INT(judge(&defaults, &konst, 1, 1, &j), LP_VERDICT_CONSTANT);
+	LP_CHECK_INT(judge(&defaults, &never, 1, 1, &j), LP_VERDICT_NEVER);
+	LP_CHECK_INT(judge(&defaults, &few, 1, 1, &j), LP_VERDICT_FEW);
+}
+
+/* Constant evaluations say nothing about the annotation. */
+static void test_rules__constants_left_out_of_the_ratio(void)
+{
+	struct lp_judgement j;
+	struct lp_counts c = { 1000000, 99000, 990000 };
+
+	/* 990000 of the correct ones were constants: 10000 right, 99000 wrong */
+	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_REMOVE);
+	LP_CHECK_U64(j.evals, 109000);
+	LP_CHECK_U64(j.right, 10000);
+}
+
+/* Seed 007's lesson: right on one machine, wrong on another: remove. */
+static void test_profiles__disagreement_removes(void)
+{
+	struct lp_judgement j;
+	struct lp_counts two[2] = { { 10, 2000000, 0 }, { 20000, 10, 0 } };
+
+	LP_CHECK_INT(judge(&defaults, two, 2, 0, &j), LP_VERDICT_REMOVE);
+	LP_CHECK(j.disagree);
+	LP_CHECK_INT(j.profiles_right, 1);
+	LP_CHECK_INT(j.profiles_wrong, 1);
+}
+
+static void test_profiles__flip_needs_every_profile(void)
+{
+	struct lp_judgement j;
+	struct lp_counts both[2] = { { 1, 2000000, 0 }, { 0, 500000, 0 } };
+	struct lp_counts mostly[2] = { { 10, 2000000, 0 }, { 1000, 20000, 0 } };
+	struct lp_counts small[2] = { { 10, 2000000, 0 }, { 50, 10, 0 } };
+
+	LP_CHECK_INT(judge(&defaults, both, 2, 1, &j), LP_VERDICT_FLIP);
+	/* the second is only 95% wrong: a flip would hurt it */
+	LP_CHECK_INT(judge(&defaults, mostly, 2, 1, &j), LP_VERDICT_REMOVE);
+	/* a profile with too few evaluations has no say */
+	LP_CHECK_INT(judge(&defaults, small, 2, 1, &j), LP_VERDICT_FLIP);
+}
+
+/* Fine on the sum, but one workload suffers: remove. */
+static void test_profiles__fine_sum_wrong_in_one(void)
+{
+	struct lp_judgement j;
+	struct lp_counts c[2] = { { 100000000, 1000, 0 }, { 1000, 50000, 0 } };
+
+	LP_CHECK_INT(judge(&defaults, c, 2, 1, &j), LP_VERDICT_REMOVE);
+}
+
+static void test_options__no_flip_and_values(void)
+{
+	struct lp_policy pol = LP_POLICY_INIT;
+	struct lp_judgement j;
+	struct lp_counts c = { 0, 1000000, 0 };
+
+	pol.no_flip = 1;
+	LP_CHECK_INT(judge(&pol, &c, 1, 1, &j), LP_VERDICT_REMOVE);
+	/* __builtin_expect(x, 5) has no opposite */
+	LP_CHECK_INT(judge(&defaults, &c, 1, 5, &j), LP_VERDICT_REMOVE);
+	pol.flip_at = 101;
+	LP_CHECK_INT(lp_policy_check(&pol), -LP_EINVAL);
+}
+
+int main(void)
+{
+	LP_TEST(test_seed__001_cover_letter);
+	LP_TEST(test_seed__002_mapping_unevictable);
+	LP_TEST(test_seed__003_workqueue_flips);
+	LP_TEST(test_seed__004_pick_next_task_rt_flips);
+	LP_TEST(test_seed__005_to_010_removals);
+	LP_TEST(test_seed__008_folds_copies);
+	LP_TEST(test_seed__011_page_mapping);
+	LP_TEST(test_rules__thresholds_are_exact);
+	LP_TEST(test_rules__counts_near_2_64);
+	LP_TEST(test_rules__constant_never_few);
+	LP_TEST(test_rules__constants_left_out_of_the_ratio);
+	LP_TEST(test_profiles__disagreement_removes);
+	LP_TEST(test_profiles__flip_needs_every_profile);
+	LP_TEST(test_profiles__fine_sum_wrong_in_one);
+	LP_TEST(test_options__no_flip_and_values);
+	return lp_test_done();
+}
