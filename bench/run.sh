@@ -1,0 +1,72 @@
+#!/bin/sh
+# run.sh - `make bench`: run every benchmark part and write bench/RESULTS.md
+#
+# The parts are scripts beside this one, run in this order when present:
+#
+#   overhead.sh   what counting costs the profiled program (bench/workload)
+#   tools.sh      report, merge and check at 10k, 100k and 1M sites
+#
+# A part gets the environment of `make bench` (LIKELYPROF, the command;
+# LIKELYPROF_INCLUDE_DIR and LIKELYPROF_LIB_DIR, the header and the
+# runtime) and BENCH_BUILD, a scratch folder it may fill below
+# $BENCH_BUILD/<part>; it sources bench/lib.sh for the defaults, so it
+# also runs alone.  It prints its section of RESULTS.md in Markdown
+# on stdout (### headings and below), progress on stderr, and exits
+# non-zero when something it measured was wrong.  The section is kept
+# either way, so a failure is on record; `make bench` then fails too.
+. "$(dirname "$0")/lib.sh"
+mkdir -p "$BENCH_BUILD" || exit 2
+
+version() {
+	"$@" --version 2>/dev/null | head -n 1
+}
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
+	head -n 1)
+# all CPUs and those online: a machine with some offline says so
+cores=$(grep -c '^processor' /proc/cpuinfo 2>/dev/null)
+online=$(getconf _NPROCESSORS_ONLN 2>/dev/null)
+
+lp_version=$(awk '/^#define LP_VERSION_(MAJOR|MINOR|RELEASE) / {
+		v = v (v == "" ? "" : ".") $3 } END { print v }' \
+	"$LIKELYPROF_INCLUDE_DIR/likelyprof.h")
+
+status=0
+out=$BENCH_BUILD/RESULTS.md
+{
+	cat <<EOF
+# likelyprof benchmarks
+
+Written by \`make bench\` (\`bench/run.sh\`); run it again to measure
+your machine. Every number below comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
+
+## Machine
+
+- CPU: ${cpu:-unknown}, ${cores:-?} logical CPUs (${online:-?} online)
+- System: $(uname -srm)
+- Compilers: $(version "$BENCH_GCC")$(command -v "$BENCH_CLANG" >/dev/null 2>&1 && echo "; $(version "$BENCH_CLANG")")
+- Instruction counts: $(version valgrind || echo "no valgrind")
+- likelyprof: $lp_version, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+EOF
+	for part in overhead tools; do
+		case $part in
+		overhead) title="Overhead on the profiled program" ;;
+		tools) title="The command at 10k, 100k and 1M sites" ;;
+		esac
+		printf '\n## %s\n\n' "$title"
+		if [ -x "$here/$part.sh" ]; then
+			say "$part.sh"
+			"$here/$part.sh" || {
+				status=1
+				printf '\n**bench/%s.sh failed; see its output.**\n' \
+					"$part"
+			}
+		else
+			echo "Not measured yet: \`bench/$part.sh\` does not exist."
+		fi
+	done
+} >"$out"
+cp "$out" "$here/RESULTS.md" || exit 2
+say "wrote bench/RESULTS.md"
+[ "$status" = 0 ] || say "a part failed; see bench/RESULTS.md"
+exit "$status"
