@@ -8,7 +8,9 @@
  * Invariants:
  *  - every string in a struct lp_prof_site is owned by the profile that
  *    holds it and is NUL-terminated; embedded NULs cannot occur (the
- *    reader rejects them);
+ *    reader rejects them).  The strings live in the profile's string pool
+ *    (a million sites are four million strings): never free() one, and
+ *    add sites with lp_profile_add(), which copies into the pool;
  *  - functions return 0 or a negative -LP_E* code (include/likelyprof.h)
  *    and never print or exit; a parse error fills a struct lp_diag with
  *    "FILE:LINE: reason".
@@ -60,9 +62,11 @@ struct lp_profile {
 	size_t meta_nr, meta_alloc;
 	enum lp_prof_origin origin;
 	char *name;             /* the path it was read from, or NULL */
+	struct lp_strpool *strings;     /* owns the sites' strings */
 };
 
-#define LP_PROFILE_INIT { NULL, 0, 0, NULL, 0, 0, LP_ORIGIN_PROFILE, NULL }
+#define LP_PROFILE_INIT \
+	{ NULL, 0, 0, NULL, 0, 0, LP_ORIGIN_PROFILE, NULL, NULL }
 
 /* A reader's complaint: where and why. */
 struct lp_diag {

@@ -1,0 +1,178 @@
+/*
+ * fold.c - views that fold the rows of a profile
+ *
+ * Folding is what a reader of the kernel's table does by hand: seed 011
+ * lists page_mapping() at mm.h:657 six times, once per caller the static
+ * inline was compiled into, and the decision is made on the sum.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+#include "internal.h"
+#include "keymap.h"
+
+const char *lp_path_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+char *lp_path_canonical(const char *path)
+{
+	size_t n = strlen(path), len = 0, keep;
+	char *out = malloc(n + 2);
+	const char *p = path;
+	int absolute = path[0] == '/';
+
+	if (!out)
+		return NULL;
+	if (absolute)
+		out[len++] = '/';
+	/* out[0..keep) is what ".." may not take back: "/" or "../.." */
+	keep = len;
+	while (*p) {
+		const char *c;
+		size_t cl;
+
+		while (*p == '/')
+			p++;
+		c = p;
+		while (*p && *p != '/')
+			p++;
+		cl = (size_t)(p - c);
+		if (!cl || (cl == 1 && c[0] == '.'))
+			continue;
+		if (cl == 2 && c[0] == '.' && c[1] == '.') {
+			if (len > keep) {
+				/* drop the last component and its slash */
+				while (len > keep && out[len - 1] != '/')
+					len--;
+				if (len > keep)
+					len--;
+				continue;
+			}
+			if (absolute)
+				continue;       /* "/.." is "/" */
+		}
+		if (len && out[len - 1] != '/')
+			out[len++] = '/';
+		memcpy(out + len, c, cl);
+		len += cl;
+		if (cl == 2 && c[0] == '.' && c[1] == '.')
+			keep = len;
+	}
+	if (!len && n)
+		out[len++] = '.';
+	out[len] = '\0';
+	return out;
+}
+
+struct fold_ctx {
+	const struct lp_profile *out;
+	const struct lp_prof_site *probe;       /* file already canonical */
+	enum lp_group group;
+};
+
+static int fold_eq(const void *ctx, size_t id)
+{
+	const struct fold_ctx *f = ctx;
+	const struct lp_prof_site *a = &f->out->sites[id], *b = f->probe;
+
+	if (strcmp(a->file, b->file) || strcmp(a->func, b->func))
+		return 0;
+	if (f->group == LP_GROUP_FUNCTION)
+		return 1;
+	return a->line == b->line && a->expect == b->expect &&
+	       !strcmp(a->cond, b->cond);
+}
+
+static uint64_t fold_hash(const struct lp_prof_site *s, enum lp_group group)
+{
+	uint64_t h = LP_HASH_SEED;
+
+	h = lp_hash_str(h, s->file);
+	h = lp_hash_str(h, s->func);
+	if (group == LP_GROUP_LINE) {
+		h = lp_hash_u64(h, (uint64_t)s->line);
+		h = lp_hash_u64(h, (uint64_t)s->expect);
+		h = lp_hash_str(h, s->cond);
+	}
+	return lp_hash_finish(h);
+}
+
+static int fold_rows(struct lp_profile *out, const struct lp_profile *in,
+		     enum lp_group group)
+{
+	struct lp_keymap map = LP_KEYMAP_INIT;
+	struct fold_ctx ctx = { out, NULL, group };
+	size_t i;
+	int err = -LP_ENOMEM;
+
+	if (lp_keymap_init(&map, in->nr) < 0)
+		return -LP_ENOMEM;
+	for (i = 0; i < in->nr; i++) {
+		const struct lp_prof_site *s = &in->sites[i];
+		struct lp_prof_site key = *s;
+		struct lp_keymap_slot *slot;
+		struct lp_prof_site *d;
+		char *canon;
+		uint64_t h;
+
+		canon = lp_path_canonical(s->file);
+		if (!canon) {
+			err = -LP_ENOMEM;
+			goto out;
+		}
+		key.file = canon;
+		h = fold_hash(&key, group);
+		ctx.probe = &key;
+		slot = lp_keymap_find(&map, h, fold_eq, &ctx);
+		if (!slot->id) {
+			key.unit = "";
+			if (group == LP_GROUP_FUNCTION)
+				key.cond = "";
+			err = lp_profile_add(out, &key);
+			free(canon);
+			if (err < 0)
+				goto out;
+			slot->hash = h;
+			slot->id = out->nr;
+			continue;
+		}
+		free(canon);
+		d = &out->sites[slot->id - 1];
+		d->correct = lp_sat_add(d->correct, s->correct);
+		d->incorrect = lp_sat_add(d->incorrect, s->incorrect);
+		d->constant = lp_sat_add(d->constant, s->constant);
+		if (s->line < d->line)
+			d->line = s->line;
+		if (s->expect != d->expect)
+			d->expect = LP_EXPECT_UNKNOWN;
+	}
+	err = 0;
+out:
+	lp_keymap_release(&map);
+	return err;
+}
+
+int lp_profile_fold(struct lp_profile *out, const struct lp_profile *in,
+		    enum lp_group group)
+{
+	size_t i;
+	int err = 0;
+
+	out->origin = in->origin;
+	if (in->name && !(out->name = strdup(in->name)))
+		return -LP_ENOMEM;
+	if (group == LP_GROUP_SITE) {
+		for (i = 0; i < in->nr && !err; i++)
+			err = lp_profile_add(out, &in->sites[i]);
+	} else {
+		err = fold_rows(out, in, group);
+	}
+	if (err < 0)
+		lp_profile_release(out);
+	return err;
+}

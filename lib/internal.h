@@ -1,0 +1,99 @@
+/*
+ * internal.h - helpers shared by the profile code in lib/, nowhere else
+ *
+ * The reader walks a buffer line by line and turns the first problem into
+ * the one diagnostic the caller gets ("FILE:LINE: reason").  profile.c
+ * reads the likelyprof format, ktable.c the kernel's tables; both append to
+ * a scratch profile that is moved into the caller's only on success, so a
+ * failed read changes nothing.
+ */
+#ifndef LP_INTERNAL_H
+#define LP_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct lp_reader {
+	const char *name;       /* for diagnostics */
+	const char *buf, *end;
+	const char *next;       /* where the next line starts */
+	const char *line;       /* the current line, without its LF */
+	size_t len;
+	size_t lineno;          /* 1-based number of the current line */
+	int has_newline;        /* the current line ended in LF */
+	struct lp_diag *diag;
+};
+
+void lp_reader_init(struct lp_reader *r, const char *name, const char *buf,
+		    size_t len, struct lp_diag *diag);
+
+/* Steps to the next line; returns 0 at the end of the buffer. */
+int lp_reader_next(struct lp_reader *r);
+
+/*
+ * Fills the diagnostic with "NAME:LINE: " and the message and returns
+ * @code, so a parser can `return lp_reader_fail(r, -LP_EPARSE, ...)`.
+ */
+int lp_reader_fail(struct lp_reader *r, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Copies @n bytes of @s into @out for quoting in a message: at most 40
+ * bytes, anything unprintable as '?', "..." when cut.
+ */
+void lp_reader_excerpt(char *out, size_t size, const char *s, size_t n);
+
+/*
+ * Parses the @n bytes at @s as an unsigned decimal without sign, leading
+ * zero (other than a lone 0) or anything else.  @return : 0, or -1 when it
+ * is not one or does not fit.
+ */
+int lp_parse_u64(const char *s, size_t n, uint64_t *v);
+
+/* A source line: decimal, 1 to 2^31-1.  @return : 0 or -1. */
+int lp_parse_lineno(const char *s, size_t n, long *v);
+
+/*
+ * Appends @s to @p as it is: its strings must be in @p's pool already.
+ * @return : 0 or -LP_ENOMEM.
+ */
+int lp_profile_push(struct lp_profile *p, const struct lp_prof_site *s);
+
+/*
+ * The string pool of a profile: strings are bump-allocated in chunks that
+ * lp_profile_release() frees at once.  lp_pool_reserve() returns room for
+ * @n bytes (or NULL: out of memory) that stays the pool's only once
+ * lp_pool_commit() keeps the first @n of them; a reservation that is not
+ * committed is reused by the next one.
+ */
+char *lp_pool_reserve(struct lp_profile *p, size_t n);
+void lp_pool_commit(struct lp_profile *p, size_t n);
+/* A NUL-terminated copy of the @n bytes at @s, or NULL. */
+char *lp_pool_dup(struct lp_profile *p, const char *s, size_t n);
+
+/* Counts saturate instead of wrapping: a sum is never smaller than a part. */
+static inline uint64_t lp_sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/*-************************************
+ *  Kernel tables (ktable.c)
+ **************************************/
+/*
+ * Which header @line (@len bytes) is: LP_ORIGIN_KERNEL for
+ * branch_annotated, LP_ORIGIN_KERNEL_ALL for branch_all, or
+ * LP_ORIGIN_PROFILE when it is neither.
+ */
+enum lp_prof_origin lp_ktable_header(const char *line, size_t len);
+
+/*
+ * Reads a kernel table from the start of @r's buffer into @out, which is
+ * empty.  @return : 0 or a negative -LP_E* code with the diagnostic filled.
+ */
+int lp_ktable_read(struct lp_profile *out, struct lp_reader *r,
+		   enum lp_prof_origin kind);
+
+#endif /* LP_INTERNAL_H */

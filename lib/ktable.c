@@ -1,0 +1,470 @@
+/*
+ * ktable.c - the kernel's branch tables: layout, order and reader
+ *
+ * Facts from the kernel's kernel/trace/trace_branch.c that this file
+ * reproduces: the header strings of annotated_branch_stat_headers and
+ * all_branch_stat_headers, the row format of branch_stat_show (with the
+ * "correct/constant" form of annotate_branch_stat_show), the percent of
+ * get_incorrect_percent and the ranking of annotated_branch_stat_cmp.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+#include "internal.h"
+#include "ktable.h"
+
+long lp_kernel_percent(uint64_t correct, uint64_t incorrect)
+{
+	unsigned __int128 n;
+
+	if (!correct)
+		return incorrect ? 100 : -1;
+	/* the common case fits 64 bits, and 128-bit division is a call */
+	if (incorrect < (1ULL << 56) && correct < (1ULL << 56))
+		return (long)(incorrect * 100 / (correct + incorrect));
+	n = (unsigned __int128)incorrect * 100;
+	return (long)(n / ((unsigned __int128)correct + incorrect));
+}
+
+/*
+ * What a 64-bit kernel prints when incorrect * 100 wraps: a pasted table
+ * from such a machine must still read.
+ */
+static long kernel_percent_wrapped(uint64_t correct, uint64_t incorrect)
+{
+	uint64_t sum = correct + incorrect;
+
+	if (!correct)
+		return incorrect ? 100 : -1;
+	return sum ? (long)(incorrect * 100 / sum) : -1;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+void lp_kernel_key_init(struct lp_kernel_key *k, const struct lp_prof_site *s)
+{
+	int i;
+
+	k->percent = lp_kernel_percent(s->correct, s->incorrect);
+	k->incorrect = s->incorrect;
+	k->correct = s->correct;
+	k->site = s;
+	k->base = lp_path_base(s->file);
+	k->func8 = 0;
+	for (i = 0; i < 8 && s->func[i]; i++)
+		k->func8 |= (uint64_t)(unsigned char)s->func[i] << (56 - 8 * i);
+}
+
+int lp_kernel_key_cmp(const void *pa, const void *pb)
+{
+	const struct lp_kernel_key *ka = pa, *kb = pb;
+	const struct lp_prof_site *a = ka->site, *b = kb->site;
+	int c;
+
+	if (ka->percent != kb->percent)
+		return ka->percent > kb->percent ? -1 : 1;
+	if ((c = cmp_u64(kb->incorrect, ka->incorrect)))
+		return c;
+	if ((c = cmp_u64(ka->correct, kb->correct)))
+		return c;
+	/* equal prefixes with a NUL in them are equal names */
+	if (ka->func8 != kb->func8)
+		return ka->func8 < kb->func8 ? -1 : 1;
+	if ((ka->func8 & 0xff) && (c = strcmp(a->func, b->func)))
+		return c;
+	if ((c = strcmp(ka->base, kb->base)))
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if ((c = strcmp(a->file, b->file)))
+		return c;
+	if (a->expect != b->expect)
+		return a->expect < b->expect ? -1 : 1;
+	if ((c = cmp_u64(a->constant, b->constant)))
+		return c;
+	if ((c = strcmp(a->unit, b->unit)))
+		return c;
+	return strcmp(a->cond, b->cond);
+}
+
+static void insertion_sort(struct lp_kernel_key *a, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct lp_kernel_key k = a[i];
+
+		for (j = i; j && lp_kernel_key_cmp(&k, &a[j - 1]) < 0; j--)
+			a[j] = a[j - 1];
+		a[j] = k;
+	}
+}
+
+/*
+ * Sorts @a in place, with @tmp room for n / 2 + 1 keys.  It moves the
+ * keys themselves: qsort() sorts pointers to keys this size, and at a
+ * million rows following them costs a cache miss per comparison.
+ */
+static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
+		       size_t n)
+{
+	size_t mid = n / 2, i = 0, j, k = 0;
+
+	if (n <= 16) {
+		insertion_sort(a, n);
+		return;
+	}
+	merge_sort(a, tmp, mid);
+	merge_sort(a + mid, tmp, n - mid);
+	if (lp_kernel_key_cmp(&a[mid - 1], &a[mid]) <= 0)
+		return;
+	memcpy(tmp, a, mid * sizeof(*a));
+	/* merge tmp[0..mid) and a[mid..n) into a[0..n) */
+	j = mid;
+	while (i < mid && j < n) {
+		if (lp_kernel_key_cmp(&a[j], &tmp[i]) < 0)
+			a[k++] = a[j++];
+		else
+			a[k++] = tmp[i++];
+	}
+	while (i < mid)
+		a[k++] = tmp[i++];
+}
+
+/*
+ * The percent has only 102 values: a counting sort by it first leaves
+ * shorter runs to merge.
+ */
+int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
+{
+	size_t start[103] = { 0 }, i, b;
+	struct lp_kernel_key *tmp, *by;
+
+	if (n < 2)
+		return 0;
+	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
+	by = malloc(n * sizeof(*by));
+	if (!tmp || !by) {
+		free(tmp);
+		free(by);
+		qsort(keys, n, sizeof(*keys), lp_kernel_key_cmp);
+		return -LP_ENOMEM;
+	}
+	/* bucket 0 is 100%, bucket 100 is 0%, bucket 101 is X */
+	for (i = 0; i < n; i++)
+		start[100 - keys[i].percent + 1]++;
+	for (b = 1; b < 103; b++)
+		start[b] += start[b - 1];
+	for (i = 0; i < n; i++)
+		by[start[100 - keys[i].percent]++] = keys[i];
+	memcpy(keys, by, n * sizeof(*keys));
+	free(by);
+	for (b = 0, i = 0; b < 102; b++) {
+		/* start[b] is now where bucket b ends */
+		merge_sort(keys + i, tmp, start[b] - i);
+		i = start[b];
+	}
+	free(tmp);
+	return 0;
+}
+
+int lp_kernel_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b)
+{
+	struct lp_kernel_key ka, kb;
+
+	lp_kernel_key_init(&ka, a);
+	lp_kernel_key_init(&kb, b);
+	return lp_kernel_key_cmp(&ka, &kb);
+}
+
+/*
+ * Writes @v in decimal into the end of @tmp (24 bytes); returns where the
+ * digits start.
+ */
+static char *digits(char *tmp, uint64_t v)
+{
+	char *p = tmp + 24;
+
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return p;
+}
+
+/* printf's "%*lu": right-aligned in @width, never cut. */
+static size_t put_right(char *p, uint64_t v, size_t width)
+{
+	char tmp[24], *d = digits(tmp, v);
+	size_t n = (size_t)(tmp + 24 - d), pad = n < width ? width - n : 0;
+
+	memset(p, ' ', pad);
+	memcpy(p + pad, d, n);
+	return pad + n;
+}
+
+/*
+ * printf's "%-W.Ws": cut at @width bytes, padded to it.  A loop, not
+ * strnlen and memcpy: names are short and the calls cost more.
+ */
+static size_t put_left(char *p, const char *s, size_t width)
+{
+	size_t i;
+
+	for (i = 0; i < width && s[i]; i++)
+		p[i] = s[i];
+	for (; i < width; i++)
+		p[i] = ' ';
+	return width;
+}
+
+size_t lp_kernel_row(char *buf, const struct lp_prof_site *s)
+{
+	char *p = buf;
+	long percent = lp_kernel_percent(s->correct, s->incorrect);
+
+	p += put_right(p, s->correct, 8);
+	if (s->constant) {
+		/* l = 8 - strlen("/constant"), as the kernel pads it */
+		char tmp[24], *d = digits(tmp, s->constant);
+		size_t l = (size_t)(tmp + 24 - d) + 1;
+
+		*p++ = '/';
+		p += put_right(p, s->constant, 0);
+		*p++ = ' ';
+		p += put_right(p, s->incorrect, l > 8 ? 0 : 8 - l);
+	} else {
+		*p++ = ' ';
+		p += put_right(p, s->incorrect, 8);
+	}
+	*p++ = ' ';
+	if (percent < 0) {
+		memcpy(p, "  X", 3);
+		p += 3;
+	} else {
+		p += put_right(p, (uint64_t)percent, 3);
+	}
+	*p++ = ' ';
+	p += put_left(p, s->func, 30);
+	*p++ = ' ';
+	p += put_left(p, lp_path_base(s->file), 20);
+	*p++ = ' ';
+	if (s->line < 0) {
+		*p++ = '-';
+		p += put_right(p, (uint64_t)0 - (uint64_t)s->line, 0);
+	} else {
+		p += put_right(p, (uint64_t)s->line, 0);
+	}
+	*p++ = '\n';
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+/*-************************************
+ *  Reading a table
+ **************************************/
+#define MAX_TOKENS 8
+
+struct token {
+	const char *s;
+	size_t n;
+};
+
+/*
+ * Splits a line at runs of blanks: tables pasted into mail are re-indented
+ * and their columns shifted, so only the order of the columns is trusted.
+ * A final CR goes too (a table pasted on another system).
+ */
+static size_t tokenize(const char *line, size_t len, struct token *t)
+{
+	const char *p = line, *end = line + len;
+	size_t nr = 0;
+
+	for (;;) {
+		const char *start;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p == end)
+			return nr;
+		start = p;
+		while (p < end && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		if (nr < MAX_TOKENS) {
+			t[nr].s = start;
+			t[nr].n = (size_t)(p - start);
+		}
+		nr++;
+	}
+}
+
+static int token_is(const struct token *t, const char *s)
+{
+	return t->n == strlen(s) && !memcmp(t->s, s, t->n);
+}
+
+static int words_are(const struct token *t, size_t nr,
+		     const char *const *words)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!words[i] || !token_is(&t[i], words[i]))
+			return 0;
+	return !words[nr];
+}
+
+enum lp_prof_origin lp_ktable_header(const char *line, size_t len)
+{
+	static const char *const annotated[] = {
+		"correct", "incorrect", "%", "Function", "File", "Line", NULL
+	};
+	static const char *const all[] = {
+		"miss", "hit", "%", "Function", "File", "Line", NULL
+	};
+	struct token t[MAX_TOKENS];
+	size_t nr = tokenize(line, len, t);
+
+	if (nr > MAX_TOKENS)
+		return LP_ORIGIN_PROFILE;
+	if (words_are(t, nr, annotated))
+		return LP_ORIGIN_KERNEL;
+	if (words_are(t, nr, all))
+		return LP_ORIGIN_KERNEL_ALL;
+	return LP_ORIGIN_PROFILE;
+}
+
+static int is_dashes(const char *line, size_t len)
+{
+	struct token t[MAX_TOKENS];
+	size_t nr = tokenize(line, len, t), i, j;
+
+	if (nr != 6)
+		return 0;
+	for (i = 0; i < nr; i++)
+		for (j = 0; j < t[i].n; j++)
+			if (t[i].s[j] != '-')
+				return 0;
+	return 1;
+}
+
+static int bad_token(struct lp_reader *r, const char *what,
+		     const struct token *t)
+{
+	char ex[48];
+
+	lp_reader_excerpt(ex, sizeof(ex), t->s, t->n);
+	return lp_reader_fail(r, -LP_EPARSE, "bad %s '%s'", what, ex);
+}
+
+
+/*
+ * One row: "correct incorrect percent function file line", where correct
+ * may read "correct/constant" (a site that saw constants, current kernels)
+ * and percent is "X" for a site never evaluated.
+ */
+static int read_row(struct lp_reader *r, const struct token *t,
+		    struct lp_profile *out, enum lp_prof_origin kind)
+{
+	struct lp_prof_site s;
+	const char *slash = memchr(t[0].s, '/', t[0].n);
+	struct token c = t[0];
+	long want, want2;
+
+	memset(&s, 0, sizeof(s));
+	if (slash && kind == LP_ORIGIN_KERNEL) {
+		struct token k = { slash + 1,
+				   t[0].n - (size_t)(slash - t[0].s) - 1 };
+
+		c.n = (size_t)(slash - t[0].s);
+		if (lp_parse_u64(k.s, k.n, &s.constant) < 0)
+			return bad_token(r, "constant count", &k);
+	}
+	if (lp_parse_u64(c.s, c.n, &s.correct) < 0)
+		return bad_token(r, kind == LP_ORIGIN_KERNEL ?
+				 "correct count" : "miss count", &c);
+	if (lp_parse_u64(t[1].s, t[1].n, &s.incorrect) < 0)
+		return bad_token(r, kind == LP_ORIGIN_KERNEL ?
+				 "incorrect count" : "hit count", &t[1]);
+	want = lp_kernel_percent(s.correct, s.incorrect);
+	want2 = kernel_percent_wrapped(s.correct, s.incorrect);
+	if (token_is(&t[2], "X")) {
+		if (want >= 0)
+			return lp_reader_fail(r, -LP_EPARSE,
+				"percent 'X' disagrees with the counts "
+				"(the kernel prints %ld)", want);
+	} else {
+		uint64_t pct;
+
+		if (t[2].n > 3 || lp_parse_u64(t[2].s, t[2].n, &pct) < 0 ||
+		    pct > 100)
+			return bad_token(r, "percent", &t[2]);
+		if ((long)pct != want && (long)pct != want2) {
+			if (want < 0)
+				return lp_reader_fail(r, -LP_EPARSE,
+					"percent %lu disagrees with the counts "
+					"(the kernel prints X)",
+					(unsigned long)pct);
+			return lp_reader_fail(r, -LP_EPARSE,
+				"percent %lu disagrees with the counts "
+				"(the kernel prints %ld)", (unsigned long)pct,
+				want);
+		}
+	}
+	if (lp_parse_lineno(t[5].s, t[5].n, &s.line) < 0)
+		return bad_token(r, "line number", &t[5]);
+	s.expect = kind == LP_ORIGIN_KERNEL ? LP_EXPECT_UNKNOWN : LP_EXPECT_IF;
+	s.src_line = r->lineno;
+	s.func = lp_pool_dup(out, t[3].s, t[3].n);
+	s.file = lp_pool_dup(out, t[4].s, t[4].n);
+	s.unit = lp_pool_dup(out, "", 0);
+	s.cond = s.unit;
+	if (!s.func || !s.file || !s.unit || lp_profile_push(out, &s) < 0)
+		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int is_blank_line(const struct lp_reader *r)
+{
+	struct token t[MAX_TOKENS];
+
+	return !tokenize(r->line, r->len, t);
+}
+
+int lp_ktable_read(struct lp_profile *out, struct lp_reader *r,
+		   enum lp_prof_origin kind)
+{
+	struct token t[MAX_TOKENS];
+	int err;
+
+	/* comments and blank lines before the header, as the caller saw */
+	while (lp_reader_next(r))
+		if (lp_ktable_header(r->line, r->len) == kind)
+			break;
+	if (!lp_reader_next(r) || !is_dashes(r->line, r->len))
+		return lp_reader_fail(r, -LP_EPARSE,
+			"expected the dashes line under the table header");
+	while (lp_reader_next(r)) {
+		size_t nr;
+
+		/* a paste often ends in an empty line; that is not a row */
+		if (is_blank_line(r))
+			continue;
+		nr = tokenize(r->line, r->len, t);
+		if (nr != 6) {
+			char ex[48];
+
+			lp_reader_excerpt(ex, sizeof(ex), r->line, r->len);
+			return lp_reader_fail(r, -LP_EPARSE,
+				"not a row of the kernel table: '%s'", ex);
+		}
+		err = read_row(r, t, out, kind);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,89 @@
+/*
+ * ktable.h - the kernel's annotated branch table, as trace_stat prints it
+ *
+ * The kernel's kernel/trace/trace_branch.c prints trace_stat/
+ * branch_annotated (and branch_all) in one fixed layout and order.  report
+ * reproduces it byte for byte, fix quotes rows of it in its messages, and
+ * the profile reader reads it back, so the layout lives here once.
+ */
+#ifndef LP_KTABLE_H
+#define LP_KTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+/* The two header lines of branch_annotated, exactly as the kernel prints. */
+#define LP_KERNEL_HEADER                                \
+	" correct incorrect  % "                        \
+	"       Function                "               \
+	"  File              Line\n"                    \
+	" ------- ---------  - "                        \
+	"       --------                "               \
+	"  ----              ----\n"
+
+/* branch_all overlays miss on correct and hit on incorrect. */
+#define LP_KERNEL_ALL_HEADER                            \
+	"   miss      hit    % "                        \
+	"       Function                "               \
+	"  File              Line\n"                    \
+	" ------- ---------  - "                        \
+	"       --------                "               \
+	"  ----              ----\n"
+
+/* A row never needs more room than this, newline and NUL included. */
+#define LP_KERNEL_ROW_MAX 160
+
+/*! lp_kernel_percent() :
+ *  The kernel's percent incorrect: incorrect * 100 / (correct + incorrect)
+ *  in integer division; 100 when only incorrect is non-zero; -1 (printed
+ *  "X") when there were no evaluations.  Computed without overflow.
+ */
+long lp_kernel_percent(uint64_t correct, uint64_t incorrect);
+
+/*
+ * A row with what the order needs computed once: sorting a million rows
+ * compares each some twenty times.
+ */
+struct lp_kernel_key {
+	long percent;           /* lp_kernel_percent() */
+	uint64_t incorrect, correct;    /* copies: no trip to the site */
+	uint64_t func8;         /* the first 8 bytes of func, big-endian */
+	const struct lp_prof_site *site;
+	const char *base;       /* lp_path_base(site->file) */
+};
+
+void lp_kernel_key_init(struct lp_kernel_key *k, const struct lp_prof_site *s);
+
+/*! lp_kernel_key_cmp() :
+ *  lp_kernel_cmp() on two struct lp_kernel_key, in qsort()'s form.
+ */
+int lp_kernel_key_cmp(const void *a, const void *b);
+
+/*! lp_kernel_sort() :
+ *  Sorts @n keys in lp_kernel_key_cmp() order, faster than qsort() on
+ *  large arrays (a merge sort that moves the keys, not pointers to them).
+ *  @return : 0 or -LP_ENOMEM (the keys are then sorted by qsort()).
+ */
+int lp_kernel_sort(struct lp_kernel_key *keys, size_t n);
+
+/*! lp_kernel_cmp() :
+ *  The kernel's order, worst first: percent incorrect descending (X last),
+ *  then incorrect descending, then correct ascending.  The kernel leaves
+ *  further ties to its rbtree; here they go by function, file base name
+ *  and line, then the rest of the key, so the order is total.
+ *  @return : < 0 when @a is printed before @b.
+ */
+int lp_kernel_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b);
+
+/*! lp_kernel_row() :
+ *  Formats @s as the kernel prints a row: "%8lu %8lu " (or
+ *  "%8lu/%lu %*lu " when constant is non-zero), "%3ld " or "  X ", and
+ *  "%-30.30s %-20.20s %d\n" of function, file base name and line.
+ *  @buf : room for LP_KERNEL_ROW_MAX bytes; the row is NUL-terminated.
+ *  @return : the row's length.
+ */
+size_t lp_kernel_row(char *buf, const struct lp_prof_site *s);
+
+#endif /* LP_KTABLE_H */

@@ -1,0 +1,1187 @@
+/*
+ * profile.c - the in-memory profile: reader, writer, merge and sort
+ *
+ * The reader is strict on purpose: a profile is written by likelyprof, so
+ * anything unexpected in it is damage (a truncated copy, a binary file
+ * passed by mistake, a newer format), and it is better to stop with the
+ * line that shows it than to report numbers that are quietly wrong.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "keymap.h"
+#include "profile.h"
+
+/*-************************************
+ *  Ownership
+ **************************************/
+struct pool_chunk {
+	struct pool_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
+/* The chunk that takes new strings is the first of the list. */
+struct lp_strpool {
+	struct pool_chunk *head;
+};
+
+#define POOL_FIRST_CHUNK 4096
+#define POOL_MAX_CHUNK (1 << 20)
+
+char *lp_pool_reserve(struct lp_profile *p, size_t n)
+{
+	struct pool_chunk *c, *head;
+	size_t size;
+
+	if (!p->strings && !(p->strings = calloc(1, sizeof(*p->strings))))
+		return NULL;
+	head = p->strings->head;
+	if (head && head->size - head->used >= n)
+		return head->data + head->used;
+	/* small profiles stay small, big ones take few chunks */
+	size = head ? head->size * 2 : POOL_FIRST_CHUNK;
+	if (size > POOL_MAX_CHUNK)
+		size = POOL_MAX_CHUNK;
+	if (size < n)
+		size = n;
+	if (size > SIZE_MAX - sizeof(*c))
+		return NULL;
+	c = malloc(sizeof(*c) + size);
+	if (!c)
+		return NULL;
+	c->used = 0;
+	c->size = size;
+	c->next = head;
+	p->strings->head = c;
+	return c->data;
+}
+
+void lp_pool_commit(struct lp_profile *p, size_t n)
+{
+	p->strings->head->used += n;
+}
+
+char *lp_pool_dup(struct lp_profile *p, const char *s, size_t n)
+{
+	char *d = lp_pool_reserve(p, n + 1);
+
+	if (!d)
+		return NULL;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	lp_pool_commit(p, n + 1);
+	return d;
+}
+
+static void pool_free(struct lp_strpool *pool)
+{
+	struct pool_chunk *c, *next;
+
+	if (!pool)
+		return;
+	for (c = pool->head; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(pool);
+}
+
+/* Moves every chunk of @from into @to, behind the chunk in use. */
+static void pool_splice(struct lp_profile *to, struct lp_profile *from)
+{
+	struct pool_chunk *tail;
+
+	if (!from->strings || !from->strings->head)
+		return;
+	if (!to->strings || !to->strings->head) {
+		pool_free(to->strings);
+		to->strings = from->strings;
+		from->strings = NULL;
+		return;
+	}
+	for (tail = from->strings->head; tail->next; tail = tail->next)
+		;
+	tail->next = to->strings->head->next;
+	to->strings->head->next = from->strings->head;
+	from->strings->head = NULL;
+}
+
+void lp_profile_init(struct lp_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->origin = LP_ORIGIN_PROFILE;
+}
+
+void lp_profile_release(struct lp_profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	free(p->sites);
+	for (i = 0; i < p->meta_nr; i++) {
+		free(p->meta[i].key);
+		free(p->meta[i].value);
+	}
+	free(p->meta);
+	free(p->name);
+	pool_free(p->strings);
+	lp_profile_init(p);
+}
+
+/* Makes room for @need elements of @size bytes; 0 or -LP_ENOMEM. */
+static int grow(void **array, size_t *alloc, size_t need, size_t size)
+{
+	size_t n = *alloc;
+	void *a;
+
+	if (need <= n)
+		return 0;
+	if (n < 16)
+		n = 16;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			return -LP_ENOMEM;
+		n *= 2;
+	}
+	a = realloc(*array, n * size);
+	if (!a)
+		return -LP_ENOMEM;
+	*array = a;
+	*alloc = n;
+	return 0;
+}
+
+int lp_profile_push(struct lp_profile *p, const struct lp_prof_site *s)
+{
+	if (grow((void **)&p->sites, &p->alloc, p->nr + 1, sizeof(*s)) < 0)
+		return -LP_ENOMEM;
+	p->sites[p->nr++] = *s;
+	return 0;
+}
+
+static char *pool_str(struct lp_profile *p, const char *s)
+{
+	return s ? lp_pool_dup(p, s, strlen(s)) : lp_pool_dup(p, "", 0);
+}
+
+int lp_profile_add(struct lp_profile *p, const struct lp_prof_site *s)
+{
+	struct lp_prof_site copy = *s;
+
+	copy.file = pool_str(p, s->file);
+	copy.func = pool_str(p, s->func);
+	copy.unit = pool_str(p, s->unit);
+	copy.cond = pool_str(p, s->cond);
+	if (!copy.file || !copy.func || !copy.unit || !copy.cond)
+		return -LP_ENOMEM;
+	return lp_profile_push(p, &copy);
+}
+
+int lp_profile_set_meta(struct lp_profile *p, const char *key,
+			const char *value)
+{
+	char *v = strdup(value ? value : "");
+	char *k;
+	size_t i;
+
+	if (!v)
+		return -LP_ENOMEM;
+	for (i = 0; i < p->meta_nr; i++) {
+		if (!strcmp(p->meta[i].key, key)) {
+			free(p->meta[i].value);
+			p->meta[i].value = v;
+			return 0;
+		}
+	}
+	k = strdup(key);
+	if (!k || grow((void **)&p->meta, &p->meta_alloc, p->meta_nr + 1,
+		       sizeof(*p->meta)) < 0) {
+		free(k);
+		free(v);
+		return -LP_ENOMEM;
+	}
+	p->meta[p->meta_nr].key = k;
+	p->meta[p->meta_nr].value = v;
+	p->meta_nr++;
+	return 0;
+}
+
+/*-************************************
+ *  Reading lines and numbers
+ **************************************/
+void lp_reader_init(struct lp_reader *r, const char *name, const char *buf,
+		    size_t len, struct lp_diag *diag)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->buf = r->next = buf;
+	r->end = buf + len;
+	r->diag = diag;
+}
+
+int lp_reader_next(struct lp_reader *r)
+{
+	const char *nl;
+
+	if (r->next >= r->end)
+		return 0;
+	r->line = r->next;
+	nl = memchr(r->line, '\n', (size_t)(r->end - r->line));
+	r->has_newline = nl != NULL;
+	if (!nl)
+		nl = r->end;
+	r->len = (size_t)(nl - r->line);
+	r->next = nl + r->has_newline;
+	r->lineno++;
+	return 1;
+}
+
+int lp_reader_fail(struct lp_reader *r, int code, const char *fmt, ...)
+{
+	char *msg = r->diag->msg;
+	size_t size = sizeof(r->diag->msg);
+	int n;
+	va_list ap;
+
+	if (r->lineno)
+		n = snprintf(msg, size, "%s:%zu: ", r->name, r->lineno);
+	else
+		n = snprintf(msg, size, "%s: ", r->name);
+	if (n >= 0 && (size_t)n < size) {
+		va_start(ap, fmt);
+		vsnprintf(msg + n, size - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+void lp_reader_excerpt(char *out, size_t size, const char *s, size_t n)
+{
+	size_t i, max = size - 4 < 40 ? size - 4 : 40;
+
+	for (i = 0; i < n && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		out[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (i < n)
+		memcpy(out + i, "...", 3), i += 3;
+	out[i] = '\0';
+}
+
+int lp_parse_u64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (!n || n > 20 || (s[0] == '0' && n > 1))
+		return -1;
+	for (i = 0; i < n; i++) {
+		unsigned d = (unsigned)(unsigned char)s[i] - '0';
+
+		if (d > 9 || x > (UINT64_MAX - d) / 10)
+			return -1;
+		x = x * 10 + d;
+	}
+	*v = x;
+	return 0;
+}
+
+int lp_parse_lineno(const char *s, size_t n, long *v)
+{
+	uint64_t x;
+
+	if (lp_parse_u64(s, n, &x) < 0 || !x || x > INT_MAX)
+		return -1;
+	*v = (long)x;
+	return 0;
+}
+
+/*-************************************
+ *  The likelyprof format
+ **************************************/
+#define MAX_FIELDS 10
+
+struct field {
+	const char *s;
+	size_t n;
+};
+
+/* Splits the current line at TABs; returns the number of fields. */
+static size_t split_fields(const struct lp_reader *r, struct field *f)
+{
+	const char *p = r->line, *end = r->line + r->len, *start = p;
+	size_t nr = 0;
+
+	/* a byte loop: fields are short, and a memchr call costs more */
+	for (;; p++) {
+		if (p < end && *p != '\t')
+			continue;
+		if (nr < MAX_FIELDS) {
+			f[nr].s = start;
+			f[nr].n = (size_t)(p - start);
+		}
+		nr++;
+		if (p == end)
+			return nr;
+		start = p + 1;
+	}
+}
+
+static int fail_excerpt(struct lp_reader *r, const char *what,
+			const struct field *f)
+{
+	char ex[48];
+
+	lp_reader_excerpt(ex, sizeof(ex), f->s, f->n);
+	return lp_reader_fail(r, -LP_EPARSE, "bad %s '%s'", what, ex);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * Decodes one text field into @d (room for f->n + 1 bytes).  Only the
+ * writer's escapes are accepted, and no raw control byte: either would
+ * mean the file was not written by likelyprof, or was damaged after.
+ */
+static int decode_into(struct lp_reader *r, const char *what,
+		       const struct field *f, char *d)
+{
+	char *o = d;
+	size_t i;
+
+	for (i = 0; i < f->n; i++) {
+		unsigned char c = (unsigned char)f->s[i];
+		int hi, lo;
+
+		if (c != '\\') {
+			if (c < 0x20 || c == 0x7f)
+				return lp_reader_fail(r, -LP_EPARSE,
+					"raw control character 0x%02x in %s",
+					c, what);
+			*o++ = (char)c;
+			continue;
+		}
+		c = i + 1 < f->n ? (unsigned char)f->s[++i] : 0;
+		switch (c) {
+		case '\\': *o++ = '\\'; continue;
+		case 't': *o++ = '\t'; continue;
+		case 'n': *o++ = '\n'; continue;
+		case 'r': *o++ = '\r'; continue;
+		case 'x':
+			if (i + 2 < f->n) {
+				hi = hexval(f->s[i + 1]);
+				lo = hexval(f->s[i + 2]);
+				if (hi >= 0 && lo >= 0 && (hi || lo)) {
+					*o++ = (char)(hi << 4 | lo);
+					i += 2;
+					continue;
+				}
+			}
+			break;
+		}
+		{
+			char ex[48];
+			size_t start = i - (c != 0);
+			size_t n = f->n - start < 4 ? f->n - start : 4;
+
+			/* "\x1" is a bad escape; so is a lone final '\' */
+			if (c != 'x')
+				n = c ? 2 : 1;
+			lp_reader_excerpt(ex, sizeof(ex), f->s + start, n);
+			return lp_reader_fail(r, -LP_EPARSE,
+					      "bad escape '%s' in %s", ex, what);
+		}
+	}
+	*o = '\0';
+	return (int)(o - d);
+}
+
+/*
+ * Decodes a site's text field into @out's pool, as a new string.
+ */
+static int decode_text(struct lp_reader *r, struct lp_profile *out,
+		       const char *what, const struct field *f, char **res)
+{
+	char *d;
+	int n;
+
+	if (f->n > INT_MAX - 1)
+		return lp_reader_fail(r, -LP_EPARSE, "%s too long", what);
+	d = lp_pool_reserve(out, f->n + 1);
+	if (!d)
+		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+	n = decode_into(r, what, f, d);
+	if (n < 0)
+		return n;
+	lp_pool_commit(out, (size_t)n + 1);
+	*res = d;
+	return 0;
+}
+
+static int same_field(const struct field *a, const struct field *b)
+{
+	return a->n == b->n && !memcmp(a->s, b->s, a->n);
+}
+
+/* Decodes a meta field into a malloc'd string. */
+static int decode_meta(struct lp_reader *r, const char *what,
+		       const struct field *f, char **res)
+{
+	char *d = malloc(f->n + 1);
+	int n;
+
+	if (!d)
+		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+	n = f->n > INT_MAX - 1 ? -1 : decode_into(r, what, f, d);
+	if (n < 0) {
+		free(d);
+		return n;
+	}
+	*res = d;
+	return 0;
+}
+
+/* "?", "if", or a signed decimal that is none of the two sentinels. */
+static int parse_expect(const struct field *f, long *v)
+{
+	uint64_t x;
+	int neg;
+
+	if (f->n == 1 && f->s[0] == '?') {
+		*v = LP_EXPECT_UNKNOWN;
+		return 0;
+	}
+	if (f->n == 2 && !memcmp(f->s, "if", 2)) {
+		*v = LP_EXPECT_IF;
+		return 0;
+	}
+	neg = f->n && f->s[0] == '-';
+	if (lp_parse_u64(f->s + neg, f->n - neg, &x) < 0)
+		return -1;
+	if (neg) {
+		if (!x || x > (uint64_t)LONG_MAX + 1)
+			return -1;
+		*v = (long)(0 - x);
+	} else {
+		if (x > LONG_MAX)
+			return -1;
+		*v = (long)x;
+	}
+	return *v == LP_EXPECT_UNKNOWN || *v == LP_EXPECT_IF ? -1 : 0;
+}
+
+/*
+ * Neighbouring records mostly share their file, function and unit (the
+ * writer sorts by file), so a field spelled as in the record before
+ * (@prev, or NULL) takes that record's string: less memory, and no
+ * decoding.
+ */
+static int read_site(struct lp_reader *r, const struct field *f,
+		     const struct field *prev, struct lp_profile *out)
+{
+	static const struct {
+		int field;
+		const char *what;
+		size_t offset;
+	} text[] = {
+		{ 5, "file", offsetof(struct lp_prof_site, file) },
+		{ 7, "function", offsetof(struct lp_prof_site, func) },
+		{ 8, "unit", offsetof(struct lp_prof_site, unit) },
+		{ 9, "condition", offsetof(struct lp_prof_site, cond) },
+	};
+	const struct lp_prof_site *last = out->nr ? &out->sites[out->nr - 1]
+						  : NULL;
+	struct lp_prof_site s;
+	size_t i;
+	int err;
+
+	memset(&s, 0, sizeof(s));
+	if (lp_parse_u64(f[1].s, f[1].n, &s.correct) < 0)
+		return fail_excerpt(r, "correct count", &f[1]);
+	if (lp_parse_u64(f[2].s, f[2].n, &s.incorrect) < 0)
+		return fail_excerpt(r, "incorrect count", &f[2]);
+	if (lp_parse_u64(f[3].s, f[3].n, &s.constant) < 0)
+		return fail_excerpt(r, "constant count", &f[3]);
+	if (parse_expect(&f[4], &s.expect) < 0)
+		return fail_excerpt(r, "expect value", &f[4]);
+	if (lp_parse_lineno(f[6].s, f[6].n, &s.line) < 0)
+		return fail_excerpt(r, "line number", &f[6]);
+	s.src_line = r->lineno;
+	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		const struct field *fi = &f[text[i].field];
+		char **dst = (char **)((char *)&s + text[i].offset);
+
+		if (prev && last && same_field(fi, &prev[text[i].field]))
+			*dst = *(char *const *)((const char *)last +
+						text[i].offset);
+		else if (text[i].field == 8 && same_field(fi, &f[5]))
+			*dst = s.file;  /* the unit is often the file itself */
+		else if ((err = decode_text(r, out, text[i].what, fi,
+					    dst)) < 0)
+			return err;
+	}
+	if (lp_profile_push(out, &s) < 0)
+		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int read_meta(struct lp_reader *r, const struct field *f,
+		     struct lp_profile *out)
+{
+	char *key = NULL, *value = NULL;
+	int err;
+
+	if ((err = decode_meta(r, "meta key", &f[1], &key)) < 0 ||
+	    (err = decode_meta(r, "meta value", &f[2], &value)) < 0)
+		goto out;
+	if (!*key) {
+		err = lp_reader_fail(r, -LP_EPARSE, "empty meta key");
+		goto out;
+	}
+	if (lp_profile_set_meta(out, key, value) < 0)
+		err = lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+out:
+	free(key);
+	free(value);
+	return err;
+}
+
+static int read_version(struct lp_reader *r, const struct field *f)
+{
+	uint64_t v;
+
+	if (lp_parse_u64(f[1].s, f[1].n, &v) < 0)
+		return fail_excerpt(r, "profile version", &f[1]);
+	if (v != LP_PROFILE_VERSION)
+		return lp_reader_fail(r, -LP_EVERSION,
+			"unsupported profile version %llu (this build reads "
+			"version %d)", (unsigned long long)v,
+			LP_PROFILE_VERSION);
+	return 0;
+}
+
+static int is_record(const struct field *f, const char *type)
+{
+	size_t n = strlen(type);
+
+	return f->n == n && !memcmp(f->s, type, n);
+}
+
+static int read_profile(struct lp_profile *out, struct lp_reader *r)
+{
+	static const struct {
+		const char *type;
+		size_t fields;
+	} records[] = {
+		{ LP_PROFILE_MAGIC, 2 }, { "meta", 3 }, { "site", 10 },
+		{ "end", 2 },
+	};
+	struct field f[MAX_FIELDS], prev[MAX_FIELDS];
+	int seen_header = 0, seen_end = 0, err;
+	uint64_t sites = 0;
+
+	while (lp_reader_next(r)) {
+		size_t nr, i;
+
+		if (!r->has_newline)
+			return lp_reader_fail(r, -LP_ETRUNC,
+				"truncated profile: last line has no newline");
+		if (r->len && r->line[0] == '#')
+			continue;
+		if (r->len && r->line[r->len - 1] == '\r')
+			return lp_reader_fail(r, -LP_EPARSE,
+				"CRLF line ending (profiles end lines with LF)");
+		if (!r->len)
+			return lp_reader_fail(r, -LP_EPARSE, "empty line");
+		if (seen_end)
+			return lp_reader_fail(r, -LP_EPARSE,
+					      "record after the end record");
+		nr = split_fields(r, f);
+		for (i = 0; i < sizeof(records) / sizeof(records[0]); i++)
+			if (is_record(&f[0], records[i].type))
+				break;
+		if (i == sizeof(records) / sizeof(records[0])) {
+			char ex[48];
+
+			lp_reader_excerpt(ex, sizeof(ex), f[0].s, f[0].n);
+			return lp_reader_fail(r, -LP_EPARSE,
+					      "unknown record '%s'", ex);
+		}
+		if (nr != records[i].fields)
+			return lp_reader_fail(r, -LP_EPARSE,
+				"%s record has %zu fields, expected %zu",
+				records[i].type, nr, records[i].fields);
+		if (!seen_header != !i)
+			return lp_reader_fail(r, -LP_EPARSE, i ?
+				"%s record before the " LP_PROFILE_MAGIC
+				" record" : "second %s record",
+				records[i].type);
+		switch (i) {
+		case 0:
+			err = read_version(r, f);
+			seen_header = 1;
+			break;
+		case 1:
+			err = read_meta(r, f, out);
+			break;
+		case 2:
+			err = read_site(r, f, sites ? prev : NULL, out);
+			memcpy(prev, f, sizeof(prev));
+			sites++;
+			break;
+		default: {
+			uint64_t count;
+
+			if (lp_parse_u64(f[1].s, f[1].n, &count) < 0)
+				return fail_excerpt(r, "site count", &f[1]);
+			if (count != sites)
+				return lp_reader_fail(r, -LP_EPARSE,
+					"end record counts %llu sites, the "
+					"profile has %llu",
+					(unsigned long long)count,
+					(unsigned long long)sites);
+			seen_end = 1;
+			err = 0;
+		}
+		}
+		if (err < 0)
+			return err;
+	}
+	if (!seen_end)
+		return lp_reader_fail(r, -LP_ETRUNC,
+				      "truncated profile: no end record");
+	return 0;
+}
+
+/*
+ * Moves what @tmp holds into @p: sites appended, meta set.  Cannot fail
+ * half-way: all allocation happens before anything moves.
+ */
+static int adopt(struct lp_profile *p, struct lp_profile *tmp,
+		 const char *name)
+{
+	size_t i;
+
+	if (!p->name && name && !(p->name = strdup(name)))
+		return -LP_ENOMEM;
+	if (!p->nr) {
+		struct lp_prof_site *old = p->sites;
+
+		p->sites = tmp->sites;
+		p->nr = tmp->nr;
+		p->alloc = tmp->alloc;
+		p->origin = tmp->origin;
+		tmp->sites = old;
+		tmp->nr = 0;
+		tmp->alloc = 0;
+		free(old);
+		tmp->sites = NULL;
+	} else {
+		if (grow((void **)&p->sites, &p->alloc, p->nr + tmp->nr,
+			 sizeof(*p->sites)) < 0)
+			return -LP_ENOMEM;
+		memcpy(p->sites + p->nr, tmp->sites,
+		       tmp->nr * sizeof(*p->sites));
+		p->nr += tmp->nr;
+		tmp->nr = 0;
+		/* a mix of a profile and a kernel table is a profile */
+		if (p->origin != tmp->origin)
+			p->origin = LP_ORIGIN_PROFILE;
+	}
+	pool_splice(p, tmp);
+	for (i = 0; i < tmp->meta_nr; i++)
+		if (lp_profile_set_meta(p, tmp->meta[i].key,
+					tmp->meta[i].value) < 0)
+			return -LP_ENOMEM;
+	return 0;
+}
+
+static int is_blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+static size_t count_lines(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	size_t n = 1;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+int lp_profile_read_buf(struct lp_profile *p, const char *name,
+			const char *buf, size_t len, struct lp_diag *diag)
+{
+	struct lp_profile tmp = LP_PROFILE_INIT;
+	enum lp_prof_origin kind = LP_ORIGIN_PROFILE;
+	struct lp_reader r;
+	const char *nul;
+	size_t n = strlen(LP_PROFILE_MAGIC);
+	int err, found = 0;
+
+	if (!name)
+		name = "<input>";
+	lp_reader_init(&r, name, buf, len, diag);
+	diag->msg[0] = '\0';
+	nul = len ? memchr(buf, '\0', len) : NULL;
+	if (nul) {
+		/* name the line, so a profile with one damaged byte is found */
+		while (lp_reader_next(&r) && r.next <= nul)
+			;
+		return lp_reader_fail(&r, -LP_EBINARY,
+				      "binary data (NUL byte)");
+	}
+	/* The first line that is not a comment or blank tells the kind. */
+	while (lp_reader_next(&r)) {
+		if ((r.len && r.line[0] == '#') || is_blank(r.line, r.len))
+			continue;
+		found = 1;
+		if (r.len >= n && !memcmp(r.line, LP_PROFILE_MAGIC, n))
+			break;
+		kind = lp_ktable_header(r.line, r.len);
+		if (kind == LP_ORIGIN_PROFILE)
+			return lp_reader_fail(&r, -LP_EPARSE,
+				"not a likelyprof profile or kernel branch "
+				"table");
+		break;
+	}
+	if (!found) {
+		r.lineno = 0;
+		return lp_reader_fail(&r, -LP_EEMPTY, len ?
+				      "no profile or table in input" :
+				      "empty input");
+	}
+	lp_reader_init(&r, name, buf, len, diag);
+	/* one record per line: size the array once, not by doubling */
+	if (grow((void **)&tmp.sites, &tmp.alloc, count_lines(buf, len),
+		 sizeof(*tmp.sites)) < 0)
+		return lp_reader_fail(&r, -LP_ENOMEM, "out of memory");
+	if (kind == LP_ORIGIN_PROFILE)
+		err = read_profile(&tmp, &r);
+	else
+		err = lp_ktable_read(&tmp, &r, kind);
+	tmp.origin = kind;
+	if (!err && adopt(p, &tmp, name) < 0) {
+		r.lineno = 0;
+		err = lp_reader_fail(&r, -LP_ENOMEM, "out of memory");
+	}
+	lp_profile_release(&tmp);
+	return err;
+}
+
+/* Reads all of @fd into a malloc'd buffer. */
+static int slurp(int fd, char **out, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	struct stat st;
+	char *buf;
+
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < SIZE_MAX - 1)
+		cap = (size_t)st.st_size + 1;
+	buf = malloc(cap);
+	if (!buf) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (;;) {
+		ssize_t got;
+
+		if (n == cap) {
+			char *b = cap > SIZE_MAX / 2 ? NULL :
+				  realloc(buf, cap * 2);
+
+			if (!b) {
+				free(buf);
+				errno = ENOMEM;
+				return -1;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			return -1;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int lp_profile_read_file(struct lp_profile *p, const char *path,
+			 struct lp_diag *diag)
+{
+	int is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "<stdin>" : path;
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, err, e;
+
+	diag->msg[0] = '\0';
+	fd = is_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Mapping a big profile saves copying it and zeroing as much fresh
+	 * memory: a fifth of the time of a report at a million sites.
+	 */
+	if (fd > 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size > 0 && (uint64_t)st.st_size < SIZE_MAX) {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ,
+				 MAP_PRIVATE | MAP_POPULATE, fd, 0);
+
+		if (map != MAP_FAILED) {
+			close(fd);
+			err = lp_profile_read_buf(p, name, map,
+						  (size_t)st.st_size, diag);
+			munmap(map, (size_t)st.st_size);
+			return err;
+		}
+	}
+	if (fd < 0 || slurp(fd, &buf, &len) < 0) {
+		e = errno;
+		if (fd > 0)
+			close(fd);
+		snprintf(diag->msg, sizeof(diag->msg), "%s: %s", name,
+			 strerror(e));
+		if (e == ENOMEM)
+			return -LP_ENOMEM;
+		return e == ENOENT ? -LP_ENOENT : -LP_EIO;
+	}
+	if (!is_stdin)
+		close(fd);
+	err = lp_profile_read_buf(p, name, buf, len, diag);
+	free(buf);
+	return err;
+}
+
+/*-************************************
+ *  Merge
+ **************************************/
+static uint64_t site_hash(const struct lp_prof_site *s)
+{
+	uint64_t h = LP_HASH_SEED;
+
+	h = lp_hash_str(h, s->file);
+	h = lp_hash_u64(h, (uint64_t)s->line);
+	h = lp_hash_str(h, s->func);
+	h = lp_hash_u64(h, (uint64_t)s->expect);
+	h = lp_hash_str(h, s->unit);
+	h = lp_hash_str(h, s->cond);
+	return lp_hash_finish(h);
+}
+
+static int same_key(const struct lp_prof_site *a, const struct lp_prof_site *b)
+{
+	return a->line == b->line && a->expect == b->expect &&
+	       !strcmp(a->file, b->file) && !strcmp(a->func, b->func) &&
+	       !strcmp(a->unit, b->unit) && !strcmp(a->cond, b->cond);
+}
+
+/* The keys of dst: one group per distinct key, listing its records. */
+struct merge_ctx {
+	const struct lp_prof_site *sites;       /* dst's */
+	const size_t *first;                    /* group -> first record */
+	const struct lp_prof_site *probe;
+};
+
+static int group_eq(const void *ctx, size_t group)
+{
+	const struct merge_ctx *m = ctx;
+
+	return same_key(&m->sites[m->first[group]], m->probe);
+}
+
+static void add_counts(struct lp_prof_site *d, const struct lp_prof_site *s)
+{
+	d->correct = lp_sat_add(d->correct, s->correct);
+	d->incorrect = lp_sat_add(d->incorrect, s->incorrect);
+	d->constant = lp_sat_add(d->constant, s->constant);
+}
+
+/*
+ * Pairs the k-th record of a key in src with the k-th of that key in dst.
+ * Records of dst are linked per key in their order (next[]); cursor[g] is
+ * the next dst record of group g that src has not paired yet.  Unpaired
+ * src records are appended in src order, so they follow every dst record
+ * of their key: the k-th record of a key in the result is always the sum
+ * of the k-th records of the inputs, which makes merging commutative and
+ * associative once the writer's stable sort puts keys in order.
+ */
+int lp_profile_merge(struct lp_profile *dst, const struct lp_profile *src)
+{
+	struct lp_keymap map = LP_KEYMAP_INIT;
+	struct merge_ctx ctx;
+	size_t *first = NULL, *next = NULL, *cursor = NULL, *last = NULL;
+	size_t *pair = NULL, groups = 0, extra = 0, i, j;
+	const size_t none = SIZE_MAX;
+	int err = -LP_ENOMEM;
+
+	if (!src->nr)
+		return 0;
+	if (lp_keymap_init(&map, dst->nr) < 0)
+		return -LP_ENOMEM;
+	first = malloc((dst->nr + 1) * sizeof(*first));
+	last = malloc((dst->nr + 1) * sizeof(*last));
+	next = malloc((dst->nr + 1) * sizeof(*next));
+	pair = malloc(src->nr * sizeof(*pair));
+	if (!first || !last || !next || !pair)
+		goto out;
+	ctx.sites = dst->sites;
+	ctx.first = first;
+	for (i = 0; i < dst->nr; i++) {
+		struct lp_keymap_slot *slot;
+		uint64_t h = site_hash(&dst->sites[i]);
+
+		ctx.probe = &dst->sites[i];
+		slot = lp_keymap_find(&map, h, group_eq, &ctx);
+		next[i] = none;
+		if (slot->id) {
+			next[last[slot->id - 1]] = i;
+			last[slot->id - 1] = i;
+			continue;
+		}
+		first[groups] = last[groups] = i;
+		slot->hash = h;
+		slot->id = ++groups;
+	}
+	/* cursor[g]: the next record of group g that src has not paired */
+	cursor = malloc((groups + 1) * sizeof(*cursor));
+	if (!cursor)
+		goto out;
+	memcpy(cursor, first, groups * sizeof(*cursor));
+	for (i = 0; i < src->nr; i++) {
+		struct lp_keymap_slot *slot;
+		size_t g;
+
+		pair[i] = none;
+		ctx.probe = &src->sites[i];
+		slot = lp_keymap_find(&map, site_hash(ctx.probe), group_eq,
+				      &ctx);
+		if (!slot->id)
+			continue;
+		g = slot->id - 1;
+		if (cursor[g] == none)
+			continue;
+		pair[i] = cursor[g];
+		cursor[g] = next[cursor[g]];
+	}
+	/* Copy the unpaired records first: the only step that can fail. */
+	for (i = 0; i < src->nr; i++)
+		if (pair[i] == none)
+			extra++;
+	if (grow((void **)&dst->sites, &dst->alloc, dst->nr + extra,
+		 sizeof(*dst->sites)) < 0)
+		goto out;
+	for (i = 0, j = dst->nr; i < src->nr; i++) {
+		if (pair[i] != none)
+			continue;
+		if (lp_profile_add(dst, &src->sites[i]) < 0) {
+			/* what the pool took is lost until release */
+			dst->nr = j;
+			goto out;
+		}
+	}
+	for (i = 0; i < src->nr; i++)
+		if (pair[i] != none)
+			add_counts(&dst->sites[pair[i]], &src->sites[i]);
+	err = 0;
+out:
+	lp_keymap_release(&map);
+	free(first);
+	free(last);
+	free(next);
+	free(cursor);
+	free(pair);
+	return err;
+}
+
+/*-************************************
+ *  Sort and write
+ **************************************/
+static int cmp_long(long a, long b)
+{
+	return (a > b) - (a < b);
+}
+
+static int canonical_cmp(const struct lp_prof_site *a,
+			 const struct lp_prof_site *b)
+{
+	int c;
+
+	if (a->file != b->file && (c = strcmp(a->file, b->file)))
+		return c;
+	if ((c = cmp_long(a->line, b->line)))
+		return c;
+	if ((c = strcmp(a->func, b->func)))
+		return c;
+	if ((c = cmp_long(a->expect, b->expect)))
+		return c;
+	if ((c = strcmp(a->unit, b->unit)))
+		return c;
+	return strcmp(a->cond, b->cond);
+}
+
+/*
+ * A merge sort of an index array: stable by construction, which qsort
+ * does not promise, and it moves 4-byte indices rather than whole records.
+ * Runs that are already in order (a profile read back) cost one compare
+ * per record.
+ */
+static void msort(uint32_t *a, uint32_t *tmp, size_t n,
+		  const struct lp_prof_site *s)
+{
+	size_t mid = n / 2, i = 0, j, k = 0;
+
+	if (n < 2)
+		return;
+	msort(a, tmp, mid, s);
+	msort(a + mid, tmp, n - mid, s);
+	if (canonical_cmp(&s[a[mid - 1]], &s[a[mid]]) <= 0)
+		return;
+	j = mid;
+	while (i < mid && j < n) {
+		if (canonical_cmp(&s[a[j]], &s[a[i]]) < 0)
+			tmp[k++] = a[j++];
+		else
+			tmp[k++] = a[i++];
+	}
+	while (i < mid)
+		tmp[k++] = a[i++];
+	memcpy(a, tmp, k * sizeof(*a));
+}
+
+static int meta_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct lp_prof_meta *)a)->key,
+		      ((const struct lp_prof_meta *)b)->key);
+}
+
+/* Keys are unique, so this order is total and qsort's is fine. */
+static void sort_meta(struct lp_profile *p)
+{
+	if (p->meta_nr > 1)
+		qsort(p->meta, p->meta_nr, sizeof(*p->meta), meta_cmp);
+}
+
+void lp_profile_sort(struct lp_profile *p)
+{
+	uint32_t *idx, *tmp;
+	struct lp_prof_site *sorted;
+	size_t i;
+
+	sort_meta(p);
+	if (p->nr < 2)
+		return;
+	if (p->nr > UINT32_MAX)
+		return;         /* NEEDSWORK: profiles of 4G sites */
+	idx = malloc(p->nr * sizeof(*idx));
+	tmp = malloc(p->nr * sizeof(*tmp));
+	sorted = malloc(p->nr * sizeof(*sorted));
+	if (idx && tmp && sorted) {
+		for (i = 0; i < p->nr; i++)
+			idx[i] = (uint32_t)i;
+		msort(idx, tmp, p->nr, p->sites);
+		for (i = 0; i < p->nr; i++)
+			sorted[i] = p->sites[idx[i]];
+		memcpy(p->sites, sorted, p->nr * sizeof(*sorted));
+	} else {
+		/* no memory for the fast way: insertion sort in place */
+		size_t j;
+
+		for (i = 1; i < p->nr; i++) {
+			struct lp_prof_site s = p->sites[i];
+
+			for (j = i; j && canonical_cmp(&s, &p->sites[j - 1]) < 0;
+			     j--)
+				p->sites[j] = p->sites[j - 1];
+			p->sites[j] = s;
+		}
+	}
+	free(idx);
+	free(tmp);
+	free(sorted);
+}
+
+struct file_sink {
+	struct lp_sink sink;
+	FILE *out;
+};
+
+static int file_flush(struct lp_sink *sink)
+{
+	struct file_sink *fs = (struct file_sink *)sink;
+
+	if (fwrite(sink->buf, 1, sink->len, fs->out) != sink->len)
+		return -LP_EIO;
+	sink->len = 0;
+	return 0;
+}
+
+int lp_profile_write(struct lp_profile *p, FILE *out)
+{
+	char buf[1 << 16];
+	struct file_sink fs;
+	size_t i;
+
+	lp_profile_sort(p);
+	memset(&fs, 0, sizeof(fs));
+	fs.sink.buf = buf;
+	fs.sink.cap = sizeof(buf);
+	fs.sink.flush = file_flush;
+	fs.out = out;
+	lp_sink_header(&fs.sink);
+	for (i = 0; i < p->meta_nr; i++)
+		lp_sink_meta(&fs.sink, p->meta[i].key, p->meta[i].value);
+	for (i = 0; i < p->nr; i++) {
+		const struct lp_prof_site *s = &p->sites[i];
+
+		lp_sink_site(&fs.sink, s->correct, s->incorrect, s->constant,
+			     s->expect, s->file, s->line, s->func, s->unit,
+			     s->cond);
+	}
+	lp_sink_end(&fs.sink, p->nr);
+	if (lp_sink_finish(&fs.sink) < 0 || fflush(out) || ferror(out)) {
+		if (!errno)
+			errno = EIO;
+		return -LP_EIO;
+	}
+	return 0;
+}
