@@ -10,10 +10,10 @@
 # LIKELYPROF_INCLUDE_DIR and LIKELYPROF_LIB_DIR, the header and the
 # runtime) and BENCH_BUILD, a scratch folder it may fill below
 # $BENCH_BUILD/<part>; it sources bench/lib.sh for the defaults, so it
-# also runs alone.  It prints its section of RESULTS.md in Markdown
-# on stdout (### headings and below), progress on stderr, and exits
-# non-zero when something it measured was wrong.  The section is kept
-# either way, so a failure is on record; `make bench` then fails too.
+# also runs alone.  It prints its section of RESULTS.md in Markdown on
+# stdout (### headings and below), progress on stderr, and exits non-zero
+# when something it measured was wrong.  The section is kept either way,
+# so a failure is on record; `make bench` then fails too.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$BENCH_BUILD" || exit 2
 
@@ -26,10 +26,14 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null |
 # all CPUs and those online: a machine with some offline says so
 cores=$(grep -c '^processor' /proc/cpuinfo 2>/dev/null)
 online=$(getconf _NPROCESSORS_ONLN 2>/dev/null)
-
+compilers=$(version "$BENCH_GCC")
+if have "$BENCH_CLANG"; then
+	compilers="$compilers; $(version "$BENCH_CLANG")"
+fi
 lp_version=$(awk '/^#define LP_VERSION_(MAJOR|MINOR|RELEASE) / {
 		v = v (v == "" ? "" : ".") $3 } END { print v }' \
 	"$LIKELYPROF_INCLUDE_DIR/likelyprof.h")
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 status=0
 out=$BENCH_BUILD/RESULTS.md
@@ -38,15 +42,16 @@ out=$BENCH_BUILD/RESULTS.md
 # likelyprof benchmarks
 
 Written by \`make bench\` (\`bench/run.sh\`); run it again to measure
-your machine. Every number below comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
+your machine. Every number below comes from the run of
+$(date -u '+%Y-%m-%d %H:%M UTC').
 
 ## Machine
 
 - CPU: ${cpu:-unknown}, ${cores:-?} logical CPUs (${online:-?} online)
 - System: $(uname -srm)
-- Compilers: $(version "$BENCH_GCC")$(command -v "$BENCH_CLANG" >/dev/null 2>&1 && echo "; $(version "$BENCH_CLANG")")
+- Compilers: $compilers
 - Instruction counts: $(version valgrind || echo "no valgrind")
-- likelyprof: $lp_version, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+- likelyprof: $lp_version, commit $commit
 EOF
 	for part in overhead tools; do
 		case $part in
@@ -58,11 +63,11 @@ EOF
 			say "$part.sh"
 			"$here/$part.sh" || {
 				status=1
-				printf '\n**bench/%s.sh failed; see its output.**\n' \
-					"$part"
+				printf '\n**bench/%s.sh failed:' "$part"
+				printf ' see its messages.**\n'
 			}
 		else
-			echo "Not measured yet: \`bench/$part.sh\` does not exist."
+			echo "Not measured yet: there is no \`bench/$part.sh\`."
 		fi
 	done
 } >"$out"
