@@ -360,7 +360,8 @@ static size_t *copy_stack(const struct bstack *s)
 {
 	size_t *v = lp_xmalloc((s->nr + 1) * sizeof(*v));
 
-	memcpy(v, s->v, s->nr * sizeof(*v));
+	if (s->nr)
+		memcpy(v, s->v, s->nr * sizeof(*v));
 	return v;
 }
 

@@ -800,7 +800,8 @@ struct lp_tree *lp_tree_open(const char *src, char **err)
 		add_hint(t, default_hints[i], i % 2 ? 0 : 1, 1, 0, -1, 1);
 	add_hint(t, "__builtin_expect", LP_EXPECT_UNKNOWN, 2, 0, 1, 0);
 	scan_macros(t);
-	qsort(t->macros, t->nmacros, sizeof(*t->macros), cmp_macro);
+	if (t->nmacros)
+		qsort(t->macros, t->nmacros, sizeof(*t->macros), cmp_macro);
 	for (i = 0; i < t->nmacros; i++)
 		resolve_macro(t, &t->macros[i]);
 	return t;

@@ -351,7 +351,8 @@ char *lp_edits_apply(struct lp_edits *e, const char *buf, size_t len,
 	size_t i, cap = len + 1, pos = 0, n = 0;
 	char *out;
 
-	qsort(e->v, e->nr, sizeof(*e->v), cmp_edit);
+	if (e->nr)
+		qsort(e->v, e->nr, sizeof(*e->v), cmp_edit);
 	for (i = 0; i < e->nr; i++)
 		cap += strlen(e->v[i].text);
 	out = lp_xmalloc(cap);
