@@ -8,6 +8,7 @@
 
 #include "usage.h"
 
+LP_PRINTF(2, 0)
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
