@@ -1436,7 +1436,7 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 {
 	struct group *groups = NULL;
 	struct lp_srcfile **file_of = lp_xcalloc(J->nr + 1, sizeof(*file_of));
-	size_t ngroups = 0, i, k, pass;
+	size_t ngroups = 0, i, k, pass, run = 0;
 	int kernel = J->origin != LP_ORIGIN_PROFILE;
 
 	memset(out, 0, J->nr * sizeof(*out));
@@ -1454,7 +1454,10 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 				out[i].reason = lp_xstrdup(out[i - 1].reason);
 			continue;
 		}
-		for (k = 0; k < i && !file_of[i]; k++)
+		/* sites are sorted by file: look back over this file's only */
+		if (!i || strcmp(J->v[i - 1].file, p->file))
+			run = i;
+		for (k = run; k < i && !file_of[i]; k++)
 			if (file_of[k] && !strcmp(J->v[k].file, p->file) &&
 			    !strcmp(J->v[k].func ? J->v[k].func : "", func))
 				file_of[i] = file_of[k];
@@ -1470,9 +1473,8 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 
 		if (!file_of[i])
 			continue;
-		for (k = ngroups; k-- > 0;)
-			if (groups[k].file == file_of[i] &&
-			    !strcmp(groups[k].func, func)) {
+		for (k = ngroups; k-- > 0 && groups[k].file == file_of[i];)
+			if (!strcmp(groups[k].func, func)) {
 				g = &groups[k];
 				break;
 			}
