@@ -45,38 +45,53 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return (a > b) - (a < b);
 }
 
-void lp_kernel_key_init(struct lp_kernel_key *k, const struct lp_prof_site *s)
+/*
+ * The first 8 bytes of @s as a big-endian number: numbers compare as the
+ * strings do, and equal numbers with a NUL in them are equal strings.
+ */
+static uint64_t prefix8(const char *s)
 {
+	uint64_t v = 0;
 	int i;
 
-	k->percent = lp_kernel_percent(s->correct, s->incorrect);
+	for (i = 0; i < 8 && s[i]; i++)
+		v |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
+	return v;
+}
+
+void lp_kernel_key_init(struct lp_kernel_key *k, const struct lp_prof_site *s)
+{
 	k->incorrect = s->incorrect;
 	k->correct = s->correct;
 	k->site = s;
-	k->base = lp_path_base(s->file);
-	k->func8 = 0;
-	for (i = 0; i < 8 && s->func[i]; i++)
-		k->func8 |= (uint64_t)(unsigned char)s->func[i] << (56 - 8 * i);
+	k->func8 = prefix8(s->func);
+	k->base8 = prefix8(lp_path_base(s->file));
 }
 
-int lp_kernel_key_cmp(const void *pa, const void *pb)
+static long key_percent(const struct lp_kernel_key *k)
 {
-	const struct lp_kernel_key *ka = pa, *kb = pb;
+	return lp_kernel_percent(k->correct, k->incorrect);
+}
+
+/* The order of two keys of the same percent. */
+static int cmp_same_percent(const struct lp_kernel_key *ka,
+			    const struct lp_kernel_key *kb)
+{
 	const struct lp_prof_site *a = ka->site, *b = kb->site;
 	int c;
 
-	if (ka->percent != kb->percent)
-		return ka->percent > kb->percent ? -1 : 1;
 	if ((c = cmp_u64(kb->incorrect, ka->incorrect)))
 		return c;
 	if ((c = cmp_u64(ka->correct, kb->correct)))
 		return c;
-	/* equal prefixes with a NUL in them are equal names */
 	if (ka->func8 != kb->func8)
 		return ka->func8 < kb->func8 ? -1 : 1;
 	if ((ka->func8 & 0xff) && (c = strcmp(a->func, b->func)))
 		return c;
-	if ((c = strcmp(ka->base, kb->base)))
+	if (ka->base8 != kb->base8)
+		return ka->base8 < kb->base8 ? -1 : 1;
+	if ((ka->base8 & 0xff) &&
+	    (c = strcmp(lp_path_base(a->file), lp_path_base(b->file))))
 		return c;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
@@ -91,6 +106,16 @@ int lp_kernel_key_cmp(const void *pa, const void *pb)
 	return strcmp(a->cond, b->cond);
 }
 
+int lp_kernel_key_cmp(const void *pa, const void *pb)
+{
+	const struct lp_kernel_key *ka = pa, *kb = pb;
+	long a = key_percent(ka), b = key_percent(kb);
+
+	if (a != b)
+		return a > b ? -1 : 1;
+	return cmp_same_percent(ka, kb);
+}
+
 static void insertion_sort(struct lp_kernel_key *a, size_t n)
 {
 	size_t i, j;
@@ -98,16 +123,17 @@ static void insertion_sort(struct lp_kernel_key *a, size_t n)
 	for (i = 1; i < n; i++) {
 		struct lp_kernel_key k = a[i];
 
-		for (j = i; j && lp_kernel_key_cmp(&k, &a[j - 1]) < 0; j--)
+		for (j = i; j && cmp_same_percent(&k, &a[j - 1]) < 0; j--)
 			a[j] = a[j - 1];
 		a[j] = k;
 	}
 }
 
 /*
- * Sorts @a in place, with @tmp room for n / 2 + 1 keys.  It moves the
- * keys themselves: qsort() sorts pointers to keys this size, and at a
- * million rows following them costs a cache miss per comparison.
+ * Sorts @a, keys of one percent, in place, with @tmp room for n / 2 + 1
+ * keys.  It moves the keys themselves: qsort() sorts pointers to keys
+ * of this size, and at a million rows following them costs a cache miss
+ * per comparison.
  */
 static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
 		       size_t n)
@@ -120,13 +146,13 @@ static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
 	}
 	merge_sort(a, tmp, mid);
 	merge_sort(a + mid, tmp, n - mid);
-	if (lp_kernel_key_cmp(&a[mid - 1], &a[mid]) <= 0)
+	if (cmp_same_percent(&a[mid - 1], &a[mid]) <= 0)
 		return;
 	memcpy(tmp, a, mid * sizeof(*a));
 	/* merge tmp[0..mid) and a[mid..n) into a[0..n) */
 	j = mid;
 	while (i < mid && j < n) {
-		if (lp_kernel_key_cmp(&a[j], &tmp[i]) < 0)
+		if (cmp_same_percent(&a[j], &tmp[i]) < 0)
 			a[k++] = a[j++];
 		else
 			a[k++] = tmp[i++];
@@ -135,38 +161,55 @@ static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
 		a[k++] = tmp[i++];
 }
 
+/* Bucket 0 is 100%, bucket 100 is 0%, bucket 101 is X (never run). */
+static size_t bucket(const struct lp_kernel_key *k)
+{
+	return (size_t)(100 - key_percent(k));
+}
+
 /*
- * The percent has only 102 values: a counting sort by it first leaves
- * shorter runs to merge.
+ * The percent has only 102 values, so the keys are first put in their
+ * bucket in place (an American flag sort: no second array of a million
+ * keys to fault in), and each bucket is merge-sorted on the rest.
  */
 int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
 {
-	size_t start[103] = { 0 }, i, b;
-	struct lp_kernel_key *tmp, *by;
+	size_t next[102] = { 0 }, end[102], i, b;
+	struct lp_kernel_key *tmp;
 
 	if (n < 2)
 		return 0;
+	for (i = 0; i < n; i++)
+		next[bucket(&keys[i])]++;
+	for (b = 0, i = 0; b < 102; b++) {
+		size_t count = next[b];
+
+		next[b] = i;
+		i += count;
+		end[b] = i;
+	}
+	for (b = 0; b < 102; b++) {
+		while (next[b] < end[b]) {
+			struct lp_kernel_key k = keys[next[b]];
+			size_t to = bucket(&k);
+
+			if (to == b) {
+				next[b]++;
+				continue;
+			}
+			/* put k home, and carry on with what was there */
+			keys[next[b]] = keys[next[to]];
+			keys[next[to]++] = k;
+		}
+	}
 	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
-	by = malloc(n * sizeof(*by));
-	if (!tmp || !by) {
-		free(tmp);
-		free(by);
+	if (!tmp) {
 		qsort(keys, n, sizeof(*keys), lp_kernel_key_cmp);
 		return -LP_ENOMEM;
 	}
-	/* bucket 0 is 100%, bucket 100 is 0%, bucket 101 is X */
-	for (i = 0; i < n; i++)
-		start[100 - keys[i].percent + 1]++;
-	for (b = 1; b < 103; b++)
-		start[b] += start[b - 1];
-	for (i = 0; i < n; i++)
-		by[start[100 - keys[i].percent]++] = keys[i];
-	memcpy(keys, by, n * sizeof(*keys));
-	free(by);
 	for (b = 0, i = 0; b < 102; b++) {
-		/* start[b] is now where bucket b ends */
-		merge_sort(keys + i, tmp, start[b] - i);
-		i = start[b];
+		merge_sort(keys + i, tmp, end[b] - i);
+		i = end[b];
 	}
 	free(tmp);
 	return 0;

@@ -166,7 +166,7 @@ static void print_json(const struct lp_kernel_key *rows, size_t nr)
 	fputs("[\n", stdout);
 	for (i = 0; i < nr; i++) {
 		const struct lp_prof_site *s = rows[i].site;
-		long pct = rows[i].percent;
+		long pct = lp_kernel_percent(s->correct, s->incorrect);
 
 		fputs("  {\"file\": ", stdout);
 		json_str(s->file);
@@ -229,7 +229,7 @@ static void print_kernel(const struct lp_kernel_key *rows, size_t nr,
 			__builtin_prefetch(rows[i + 2 * AHEAD].site);
 		if (i + AHEAD < nr) {
 			__builtin_prefetch(rows[i + AHEAD].site->func);
-			__builtin_prefetch(rows[i + AHEAD].base);
+			__builtin_prefetch(rows[i + AHEAD].site->file);
 		}
 		if (len + LP_KERNEL_ROW_MAX > sizeof(buf)) {
 			fwrite(buf, 1, len, stdout);
