@@ -42,8 +42,9 @@ out=$BENCH_BUILD/RESULTS.md
 # likelyprof benchmarks
 
 Written by \`make bench\` (\`bench/run.sh\`); run it again to measure
-your machine. Every number below comes from the run of
-$(date -u '+%Y-%m-%d %H:%M UTC').
+your machine (\`BENCH_ROUNDS=15 make bench\` for more rounds; the other
+knobs are listed at the top of \`bench/overhead.sh\`). Every number below
+comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 
 ## Machine
 

@@ -101,7 +101,8 @@ uint64_t wl_table_digest(const struct wl_table *t)
 		const struct wl_entry *e = &t->slot[i];
 
 		if (e->key)
-			d += (e->hash | (uint64_t)e->len << 32) * (e->count | 1);
+			d += (e->hash | (uint64_t)e->len << 32) *
+			     (e->count | 1);
 	}
 	return d;
 }
