@@ -1,0 +1,4 @@
+#!/bin/sh
+# Seed 001's table read back: byte for byte the table in the mail, which
+# kept the kernel's spacing.
+"$LIKELYPROF" report "$LP_TEST_DATA/seeds/001.txt"

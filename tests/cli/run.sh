@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# run.sh - the CLI golden tests, in the shape of zstd's tests/cli-tests
+#
+#   tests/cli/run.sh [--preserve] [--verbose] [TEST...]
+#
+# A test is tests/cli/<cmd>/<name>.sh.  It runs with sh in a fresh, empty
+# scratch folder, stdin from /dev/null, and $LIKELYPROF naming the command
+# (make check-cli sets it, with the rest of TEST_ENV).  Beside it:
+#
+#   <name>.sh.stdout.exact   stdout must be exactly this
+#   <name>.sh.stdout.glob    or match these patterns, line by line
+#   <name>.sh.stderr.exact   stderr must be exactly this
+#   <name>.sh.stderr.glob    or match these patterns, line by line
+#   <name>.sh.exit           the exit status (default 0)
+#
+# A glob file is one shell pattern for the whole stream ('*' matches any
+# text, newlines too; '?', '[...]' and '\' as in `case`); trailing
+# newlines do not count, and an empty glob file means no output.  A stream
+# with no file is not checked.
+#
+# TEST is "cmd" (a folder) or "cmd/name".  --preserve keeps every scratch
+# folder (under $LP_TEST_TMP/cli, or build/obj/tmp/cli); --verbose shows
+# the output of tests that pass too.  tests/cli/README.md says more.
+set -u
+
+cli_dir=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$cli_dir/../.." && pwd)
+preserve=0
+verbose=0
+selected=()
+
+for arg in "$@"; do
+	case $arg in
+	--preserve) preserve=1 ;;
+	--verbose|-v) verbose=1 ;;
+	--help|-h)
+		sed -n '2,22s/^# \{0,1\}//p' "$0"
+		exit 0 ;;
+	-*)
+		echo "run.sh: unknown option '$arg'" >&2
+		exit 2 ;;
+	*) selected+=("${arg%.sh}") ;;
+	esac
+done
+
+export LIKELYPROF=${LIKELYPROF:-$root/likelyprof}
+if [ ! -x "$LIKELYPROF" ]; then
+	echo "run.sh: '$LIKELYPROF' is not built (run make first)" >&2
+	exit 2
+fi
+tmp_root=${LP_TEST_TMP:-$root/build/obj/tmp}/cli
+mkdir -p "$tmp_root"
+tmp_root=$(cd "$tmp_root" && pwd)
+export LP_TEST_DATA=$root/tests/data
+
+# glob_match PATTERN_FILE OUTPUT_FILE: the whole output matches the whole
+# pattern, as `case` matches (so '*' spans lines); trailing newlines of
+# both are ignored.
+glob_match() {
+	local pattern output
+	pattern=$(cat "$1")
+	output=$(cat "$2")
+	# shellcheck disable=SC2254
+	case $output in
+	$pattern) return 0 ;;
+	esac
+	return 1
+}
+
+# check STREAM TEST_SCRIPT OUTPUT: 0 if the stream is as expected.
+check_stream() {
+	local stream=$1 script=$2 got=$3
+	if [ -f "$script.$stream.exact" ]; then
+		if ! cmp -s "$script.$stream.exact" "$got"; then
+			echo "$stream differs from $(basename "$script").$stream.exact:"
+			diff -u "$script.$stream.exact" "$got" | tail -n +3 | head -40
+			return 1
+		fi
+	elif [ -f "$script.$stream.glob" ]; then
+		if ! glob_match "$script.$stream.glob" "$got"; then
+			echo "$stream does not match $(basename "$script").$stream.glob:"
+			sed 's/^/  | /' "$got" | head -40
+			return 1
+		fi
+	fi
+	return 0
+}
+
+tests=()
+if [ ${#selected[@]} -eq 0 ]; then
+	for t in "$cli_dir"/*/*.sh; do
+		[ -f "$t" ] && tests+=("$t")
+	done
+else
+	for s in "${selected[@]}"; do
+		if [ -d "$cli_dir/$s" ]; then
+			for t in "$cli_dir/$s"/*.sh; do
+				[ -f "$t" ] && tests+=("$t")
+			done
+		elif [ -f "$cli_dir/$s.sh" ]; then
+			tests+=("$cli_dir/$s.sh")
+		else
+			echo "run.sh: no test '$s'" >&2
+			exit 2
+		fi
+	done
+fi
+
+passed=0
+failed=0
+for t in "${tests[@]}"; do
+	rel=${t#"$cli_dir"/}
+	rel=${rel%.sh}
+	scratch=$tmp_root/$rel
+	out=$tmp_root/$rel.out
+	rm -rf "$scratch" "$out"
+	mkdir -p "$scratch" "$out"
+	want_exit=0
+	[ -f "$t.exit" ] && want_exit=$(tr -d ' \n' < "$t.exit")
+	(cd "$scratch" && exec timeout 300 sh "$t" < /dev/null \
+		> "$out/stdout" 2> "$out/stderr")
+	got_exit=$?
+	report=$(
+		ok=0
+		if [ "$got_exit" != "$want_exit" ]; then
+			echo "exit status $got_exit, expected $want_exit"
+			ok=1
+		fi
+		check_stream stdout "$t" "$out/stdout" || ok=1
+		check_stream stderr "$t" "$out/stderr" || ok=1
+		exit $ok
+	)
+	if [ $? -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "ok   $rel"
+		if [ "$verbose" = 1 ]; then
+			sed 's/^/     out| /' "$out/stdout"
+			sed 's/^/     err| /' "$out/stderr"
+		fi
+		[ "$preserve" = 1 ] || rm -rf "$scratch" "$out"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $rel"
+		echo "$report" | sed 's/^/     /'
+		if [ "$report" = "${report#*stderr}" ] && [ -s "$out/stderr" ]; then
+			echo "     stderr was:"
+			sed 's/^/     | /' "$out/stderr" | head -20
+		fi
+		echo "     scratch folder: $scratch"
+	fi
+done
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
