@@ -193,10 +193,16 @@ struct __attribute__((aligned(8))) lp_site {
 /*
  * The counts of one site in one thread.  Each thread has its own copy in
  * thread-local storage, so an evaluation is a plain increment that no other
- * thread writes.  site is NULL until the thread first evaluates the site;
- * the runtime then records the counter so that it is summed at dump time
- * and at thread exit.
+ * thread writes.  A count is kept off by one: a field holds count - 1, so
+ * it starts at LP_COUNTER_ARMED (all ones) and the increment that takes it
+ * to zero is the thread's first, which the same instruction reports (the
+ * zero flag of `addq $1, %fs:ctr`) and which calls the runtime to record
+ * the counter.  site is NULL until then.  The runtime re-arms a counter it
+ * has summed.
  */
+#define LP_COUNTER_ARMED (~0ull)
+#define LP_COUNTER_INIT { 0, LP_COUNTER_ARMED, LP_COUNTER_ARMED, \
+			  LP_COUNTER_ARMED }
 struct lp_counter {
 	const struct lp_site *site;
 	unsigned long long correct;    /* value == expected; constants too */
@@ -293,33 +299,35 @@ static void lp__unit_unload(void)
 #define LP_CAT(a, b) LP_CAT_(a, b)
 
 /*
- * The counting step shared by C and C++: register on the first evaluation
- * in this thread, then one plain increment.  The compare against the
- * expected value usually merges with the program's own branch on the same
- * value, so each arm of that branch gets its own increment and no extra
- * jump is taken.
+ * The counting step shared by C and C++: one increment, whose result says
+ * whether this was the thread's first (see struct lp_counter).  The compare
+ * against the expected value usually merges with the program's own branch
+ * on the same value, so each arm of that branch gets its own
+ * `addq $1, %fs:ctr; je cold` and no extra jump is taken.
  */
 #define LP_COUNT_(ctr, v, c, is_const, enter)                           \
 	do {                                                            \
-		if ((__builtin_expect)(!(ctr).site, 0))                 \
-			enter;                                          \
 		if (is_const) {                                         \
-			LP_INC_((ctr).constant);                        \
-			LP_INC_((ctr).correct);                         \
+			if ((__builtin_expect)(LP_INC_((ctr).constant), 0) \
+			    | (__builtin_expect)(LP_INC_((ctr).correct), 0)) \
+				enter;                                  \
 		} else if ((v) == (long)(c)) {                          \
-			LP_INC_((ctr).correct);                         \
+			if ((__builtin_expect)(LP_INC_((ctr).correct), 0)) \
+				enter;                                  \
 		} else {                                                \
-			LP_INC_((ctr).incorrect);                       \
+			if ((__builtin_expect)(LP_INC_((ctr).incorrect), 0)) \
+				enter;                                  \
 		}                                                       \
 	} while (0)
 
 /*
+ * LP_INC_(x) adds one and is true when x was armed (the first count).
  * Only the owning thread writes a counter; a dump in another thread reads
- * it.  A plain increment is one instruction (addq $1, %fs:ctr) and an
- * aligned 64-bit load sees either the old or the new value on every
- * 64-bit target, so the production build keeps it.  ThreadSanitizer
- * cannot know that, so under it the increment is a relaxed atomic load
- * and store: still no locked instruction, still exact.
+ * it.  A plain increment is one instruction and an aligned 64-bit load
+ * sees either the old or the new value on every 64-bit target, so the
+ * production build keeps it.  ThreadSanitizer cannot know that, so under
+ * it the increment is a relaxed atomic load and store: still no locked
+ * instruction, still exact.
  */
 #if defined(__SANITIZE_THREAD__)
 #define LP_TSAN_ 1
@@ -329,10 +337,14 @@ static void lp__unit_unload(void)
 #endif
 #endif
 #ifdef LP_TSAN_
-#define LP_INC_(x) __atomic_store_n(&(x),                               \
-	__atomic_load_n(&(x), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
+#define LP_INC_(x) __extension__ ({                                     \
+	unsigned long long lp__tsan_v =                                 \
+		__atomic_load_n(&(x), __ATOMIC_RELAXED) + 1;            \
+	__atomic_store_n(&(x), lp__tsan_v, __ATOMIC_RELAXED);           \
+	lp__tsan_v == 0;                                                \
+})
 #else
-#define LP_INC_(x) ((x)++)
+#define LP_INC_(x) (++(x) == 0)
 #endif
 
 #ifndef __cplusplus
@@ -360,7 +372,8 @@ static void lp__unit_unload(void)
 			__builtin_constant_p(c) ? (long)(c)                  \
 						: LP_EXPECT_UNKNOWN,         \
 			__LINE__, LP_SITE_ABI };                             \
-		static __thread struct lp_counter LP_CAT(lp__ctr_, n);       \
+		static __thread struct lp_counter LP_CAT(lp__ctr_, n) =      \
+			LP_COUNTER_INIT;                                     \
 		long LP_CAT(lp__val_, n) = (long)(e);                        \
 		LP_COUNT_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), (c),     \
 			  __builtin_constant_p(LP_CAT(lp__val_, n)),         \
@@ -391,7 +404,8 @@ template <int N> struct lp__slot {
 	static __thread struct lp_counter counter;
 };
 template <int N> struct lp_site lp__slot<N>::site;
-template <int N> __thread struct lp_counter lp__slot<N>::counter;
+template <int N> __thread struct lp_counter lp__slot<N>::counter =
+	LP_COUNTER_INIT;
 
 /* Builds the record only on the cold path, from constant arguments. */
 template <int N>

@@ -105,6 +105,32 @@ static char dump_buf[1 << 16];
 static void write_error(const char *what, const char *path, int err);
 static int dump_locked(const char *path);
 
+/* --- counters ---------------------------------------------------------- */
+
+/*
+ * A counter field holds its count minus one (include/likelyprof.h), so an
+ * armed field reads as zero.  Reading it from another thread is a relaxed
+ * load: only the owner writes.
+ */
+static unsigned long long counter_read(unsigned long long *field)
+{
+	return __atomic_load_n(field, __ATOMIC_RELAXED) + 1;
+}
+
+/* Takes a field's count and re-arms it, so the next increment reports. */
+static unsigned long long counter_take(unsigned long long *field)
+{
+	return __atomic_exchange_n(field, LP_COUNTER_ARMED,
+				   __ATOMIC_RELAXED) + 1;
+}
+
+static void counter_rearm(struct lp_counter *c)
+{
+	__atomic_store_n(&c->correct, LP_COUNTER_ARMED, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->incorrect, LP_COUNTER_ARMED, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->constant, LP_COUNTER_ARMED, __ATOMIC_RELAXED);
+}
+
 /* --- lock -------------------------------------------------------------- */
 
 static int try_lock(void)
@@ -273,11 +299,8 @@ static void fork_child(void)
 		t->n = 0;
 	}
 	if (self)
-		for (i = 0; i < self->n; i++) {
-			self->slots[i].ctr->correct = 0;
-			self->slots[i].ctr->incorrect = 0;
-			self->slots[i].ctr->constant = 0;
-		}
+		for (i = 0; i < self->n; i++)
+			counter_rearm(self->slots[i].ctr);
 	rt.pending_dump = 0;
 	in_lock = 0;
 	__atomic_store_n(&rt.lock, 0, __ATOMIC_RELEASE);
@@ -455,13 +478,9 @@ static void slot_harvest(struct lp_slot *s)
 {
 	struct lp_counter *c = s->ctr;
 
-	/* relaxed atomics: the counter may belong to another thread */
-	s->cell->total[C_CORRECT] +=
-		__atomic_exchange_n(&c->correct, 0, __ATOMIC_RELAXED);
-	s->cell->total[C_INCORRECT] +=
-		__atomic_exchange_n(&c->incorrect, 0, __ATOMIC_RELAXED);
-	s->cell->total[C_CONSTANT] +=
-		__atomic_exchange_n(&c->constant, 0, __ATOMIC_RELAXED);
+	s->cell->total[C_CORRECT] += counter_take(&c->correct);
+	s->cell->total[C_INCORRECT] += counter_take(&c->incorrect);
+	s->cell->total[C_CONSTANT] += counter_take(&c->constant);
 }
 
 static int cell_in_module(const struct lp_cell *c, const struct lp_module *m)
@@ -627,6 +646,9 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	int saved = errno;
 	struct lp_module *m;
 
+	/* another field's first count registered it already */
+	if (ctr->site)
+		return;
 	lock();
 	init_locked();
 	m = module_find(site);
@@ -690,6 +712,8 @@ LP_API void lp__enter_dynamic(struct lp_counter *ctr, struct lp_site *site,
 	int saved = errno;
 	struct lp_dynsite *d;
 
+	if (ctr->site)
+		return;
 	lock();
 	init_locked();
 	d = dyn_get(site, proto);
@@ -815,12 +839,9 @@ static void sum_counts(void)
 			struct lp_counter *c = t->slots[i].ctr;
 			unsigned long long *sum = t->slots[i].cell->sum;
 
-			sum[C_CORRECT] += __atomic_load_n(&c->correct,
-							  __ATOMIC_RELAXED);
-			sum[C_INCORRECT] += __atomic_load_n(&c->incorrect,
-							    __ATOMIC_RELAXED);
-			sum[C_CONSTANT] += __atomic_load_n(&c->constant,
-							   __ATOMIC_RELAXED);
+			sum[C_CORRECT] += counter_read(&c->correct);
+			sum[C_INCORRECT] += counter_read(&c->incorrect);
+			sum[C_CONSTANT] += counter_read(&c->constant);
 		}
 	}
 }
@@ -988,13 +1009,8 @@ LP_API int likelyprof_reset(void)
 	for (d = rt.dyn_all; d; d = d->all)
 		memset(&d->cell, 0, sizeof(d->cell));
 	for (t = rt.threads; t; t = t->next)
-		for (i = 0; t->live && i < t->n; i++) {
-			struct lp_counter *c = t->slots[i].ctr;
-
-			__atomic_store_n(&c->correct, 0, __ATOMIC_RELAXED);
-			__atomic_store_n(&c->incorrect, 0, __ATOMIC_RELAXED);
-			__atomic_store_n(&c->constant, 0, __ATOMIC_RELAXED);
-		}
+		for (i = 0; t->live && i < t->n; i++)
+			counter_rearm(t->slots[i].ctr);
 	unlock();
 	return 0;
 }

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "fold.h"
+#include "policy.h"
 #include "profile.h"
 #include "usage.h"
 #include "write-file.h"
@@ -134,35 +134,27 @@ static int collect(struct lp_profile *out)
 	return files;
 }
 
-/*
- * The default verdict of `likelyprof check` (remove at 30% wrong, with at
- * least 10000 evaluations), for a one-line summary.
- */
-static int looks_wrong(const struct lp_prof_site *s)
-{
-	uint64_t total = s->correct + s->incorrect;
-
-	return total >= 10000 && s->incorrect >= total / 100 * 30;
-}
-
+/* One line: what ran, and how many sites `likelyprof check` would flag. */
 static void summarise(struct lp_profile *p, int files, const char *file)
 {
-	struct lp_profile lines = LP_PROFILE_INIT;
+	const struct lp_profile *one = p;
+	struct lp_judged_list judged = LP_JUDGED_LIST_INIT;
+	struct lp_policy policy = LP_POLICY_INIT;
 	unsigned long long evals = 0;
 	size_t i, wrong = 0;
 
-	if (lp_profile_fold(&lines, p, LP_GROUP_LINE) < 0)
+	if (lp_judge_profiles(&judged, &policy, &one, 1) < 0)
 		lp_die("out of memory");
 	for (i = 0; i < p->nr; i++)
 		evals += p->sites[i].correct + p->sites[i].incorrect;
-	for (i = 0; i < lines.nr; i++)
-		if (looks_wrong(&lines.sites[i]))
+	for (i = 0; i < judged.nr; i++)
+		if (lp_verdict_changes(judged.v[i].j.verdict))
 			wrong++;
 	fprintf(stderr, "likelyprof: %d process%s, %zu sites, "
 		"%llu evaluations, %zu site%s look%s wrong; profile in %s\n",
 		files, files == 1 ? "" : "es", p->nr, evals, wrong,
 		wrong == 1 ? "" : "s", wrong == 1 ? "s" : "", file);
-	lp_profile_release(&lines);
+	lp_judged_list_release(&judged);
 }
 
 int cmd_run(int argc, const char **argv)

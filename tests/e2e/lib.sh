@@ -37,13 +37,16 @@ san_flags() {
 }
 
 # site_counts PROFILE FILE FUNC [UNIT] [COND-PREFIX] -> "correct incorrect"
-# summed over matching site records of a raw profile.
+# summed over matching site records of a raw profile, or "missing".
 site_counts() {
 	awk -F'\t' -v file="$2" -v fn="$3" -v unit="${4:-}" \
 	    -v cond="${5:-}" '
 		# clang spells an included header "./x.h"
 		{ f = $6; sub(/^\.\//, "", f) }
-		$1 == "site" && f == file && $8 == fn &&
+		# a path that ends in /FILE matches too (CMake passes
+		# absolute paths)
+		$1 == "site" && $8 == fn &&
+		(f == file || substr(f, length(f) - length(file)) == "/" file) &&
 		(unit == "" || $9 == unit) &&
 		(cond == "" || index($10, cond) == 1) {
 			c += $2; i += $3; n++
