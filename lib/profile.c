@@ -408,7 +408,7 @@ static int decode_into(struct lp_reader *r, const char *what,
 				n = c ? 2 : 1;
 			lp_reader_excerpt(ex, sizeof(ex), f->s + start, n);
 			return lp_reader_fail(r, -LP_EPARSE,
-					      "bad escape '%s' in %s", ex, what);
+				"bad escape '%s' in %s", ex, what);
 		}
 	}
 	*o = '\0';
@@ -609,7 +609,8 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r)
 			continue;
 		if (r->len && r->line[r->len - 1] == '\r')
 			return lp_reader_fail(r, -LP_EPARSE,
-				"CRLF line ending (profiles end lines with LF)");
+				"CRLF line ending (profiles end lines "
+				"with LF)");
 		if (!r->len)
 			return lp_reader_fail(r, -LP_EPARSE, "empty line");
 		if (seen_end)
@@ -1129,9 +1130,11 @@ void lp_profile_sort(struct lp_profile *p)
 		for (i = 1; i < p->nr; i++) {
 			struct lp_prof_site s = p->sites[i];
 
-			for (j = i; j && canonical_cmp(&s, &p->sites[j - 1]) < 0;
-			     j--)
+			for (j = i; j; j--) {
+				if (canonical_cmp(&s, &p->sites[j - 1]) >= 0)
+					break;
 				p->sites[j] = p->sites[j - 1];
+			}
 			p->sites[j] = s;
 		}
 	}

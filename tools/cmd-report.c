@@ -34,7 +34,8 @@ static const char report_usage[] =
 	"   --format json     an array of objects with those fields and\n"
 	"                     percent_incorrect\n"
 	"   --group site      one row per site record (default)\n"
-	"   --group line      copies of one source line (static inline) summed\n"
+	"   --group line      copies of one source line (static inlines)\n"
+	"                     summed\n"
 	"   --group function  all annotations of a function summed\n"
 	"   --min-hits N      leave out rows with fewer than N evaluations\n"
 	"   --top N           print only the first N rows\n";
