@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "fix/inputs.h"
 #include "fold.h"
 #include "ktable.h"
 #include "profile.h"
@@ -245,26 +246,9 @@ static void print_kernel(const struct lp_kernel_key *rows, size_t nr,
  *  Options and main
  **************************************/
 /*
- * "--name VALUE" or "--name=VALUE".  Returns the value and advances *i
- * past it, or NULL when argv[*i] is not this option.
+ * Option values come as "--name VALUE" or "--name=VALUE"; a mistake is
+ * one line on stderr (the usage given to the parsers is empty).
  */
-static const char *option_value(int argc, const char **argv, int *i,
-				const char *name)
-{
-	const char *arg = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(arg, name, n))
-		return NULL;
-	if (arg[n] == '=')
-		return arg + n + 1;
-	if (arg[n])
-		return NULL;
-	if (*i + 1 >= argc)
-		lp_die("option '%s' needs a value", name);
-	return argv[++*i];
-}
-
 static int parse_options(int argc, const char **argv,
 			 struct report_opts *o)
 {
@@ -277,7 +261,7 @@ static int parse_options(int argc, const char **argv,
 			return i + 1;
 		if (arg[0] != '-' || !strcmp(arg, "-"))
 			return i;
-		if ((v = option_value(argc, argv, &i, "--format"))) {
+		if ((v = lp_option_value(argc, argv, &i, "--format", ""))) {
 			if (!strcmp(v, "kernel"))
 				o->format = FMT_KERNEL;
 			else if (!strcmp(v, "csv"))
@@ -287,7 +271,7 @@ static int parse_options(int argc, const char **argv,
 			else
 				lp_die("unknown format '%s' "
 				       "(kernel, csv or json)", v);
-		} else if ((v = option_value(argc, argv, &i, "--group"))) {
+		} else if ((v = lp_option_value(argc, argv, &i, "--group", ""))) {
 			if (!strcmp(v, "site"))
 				o->group = LP_GROUP_SITE;
 			else if (!strcmp(v, "line"))
@@ -297,9 +281,9 @@ static int parse_options(int argc, const char **argv,
 			else
 				lp_die("unknown group '%s' "
 				       "(site, line or function)", v);
-		} else if ((v = option_value(argc, argv, &i, "--min-hits"))) {
+		} else if ((v = lp_option_value(argc, argv, &i, "--min-hits", ""))) {
 			o->min_hits = lp_parse_count("--min-hits", v, "");
-		} else if ((v = option_value(argc, argv, &i, "--top"))) {
+		} else if ((v = lp_option_value(argc, argv, &i, "--top", ""))) {
 			o->top = lp_parse_count("--top", v, "");
 			o->have_top = 1;
 		} else {

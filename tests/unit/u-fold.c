@@ -12,6 +12,7 @@
 #include "fold.h"
 #include "ktable.h"
 #include "profile.h"
+#include "sites.h"
 #include "test.h"
 
 static void read_seed(struct lp_profile *p, const char *name)
@@ -99,25 +100,6 @@ static void test_fold__seed_008(void)
 	lp_profile_release(&funcs);
 }
 
-static void add(struct lp_profile *p, const char *file, long line,
-		const char *func, long expect, const char *unit,
-		const char *cond, uint64_t c, uint64_t i)
-{
-	struct lp_prof_site s;
-
-	memset(&s, 0, sizeof(s));
-	s.file = (char *)file;
-	s.func = (char *)func;
-	s.unit = (char *)unit;
-	s.cond = (char *)cond;
-	s.line = line;
-	s.expect = expect;
-	s.correct = c;
-	s.incorrect = i;
-	s.constant = 1;
-	LP_CHECK_INT(lp_profile_add(p, &s), 0);
-}
-
 /*
  * One header reached under two spellings folds into one row; the unit
  * goes; a different condition or expect on the same line stays apart in
@@ -127,12 +109,12 @@ static void test_fold__keys(void)
 {
 	struct lp_profile in = LP_PROFILE_INIT, out = LP_PROFILE_INIT;
 
-	add(&in, "lib//common/x.h", 10, "f", 0, "a.c", "c1", 1, 2);
-	add(&in, "lib/decompress/../common/x.h", 10, "f", 0, "b.c", "c1", 10,
-	    20);
-	add(&in, "lib/common/x.h", 10, "f", 0, "a.c", "c2", 100, 200);
-	add(&in, "lib/common/x.h", 12, "f", 1, "a.c", "c3", 1000, 2000);
-	add(&in, "lib/common/x.h", 8, "g", 1, "a.c", "c4", 5, 5);
+	add_site(&in, "lib//common/x.h", 10, "f", 0, "a.c", "c1", 1, 2, 1);
+	add_site(&in, "lib/decompress/../common/x.h", 10, "f", 0, "b.c", "c1",
+		 10, 20, 1);
+	add_site(&in, "lib/common/x.h", 10, "f", 0, "a.c", "c2", 100, 200, 1);
+	add_site(&in, "lib/common/x.h", 12, "f", 1, "a.c", "c3", 1000, 2000, 1);
+	add_site(&in, "lib/common/x.h", 8, "g", 1, "a.c", "c4", 5, 5, 1);
 	LP_CHECK_INT(lp_profile_fold(&out, &in, LP_GROUP_LINE), 0);
 	LP_CHECK_INT(out.nr, 4);
 	if (out.nr == 4) {
@@ -168,8 +150,8 @@ static void test_fold__saturates(void)
 {
 	struct lp_profile in = LP_PROFILE_INIT, out = LP_PROFILE_INIT;
 
-	add(&in, "a.c", 1, "f", 1, "", "", UINT64_MAX, 1);
-	add(&in, "a.c", 1, "f", 1, "u", "", 1, UINT64_MAX);
+	add_site(&in, "a.c", 1, "f", 1, "", "", UINT64_MAX, 1, 1);
+	add_site(&in, "a.c", 1, "f", 1, "u", "", 1, UINT64_MAX, 1);
 	LP_CHECK_INT(lp_profile_fold(&out, &in, LP_GROUP_LINE), 0);
 	LP_CHECK_U64(out.sites[0].correct, UINT64_MAX);
 	LP_CHECK_U64(out.sites[0].incorrect, UINT64_MAX);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "sites.h"
 #include "test.h"
 
 /* Writes @p into a malloc'd string. */
@@ -35,25 +36,6 @@ static int read_str(struct lp_profile *p, const char *text,
 		    struct lp_diag *diag)
 {
 	return lp_profile_read_buf(p, "t.lprof", text, strlen(text), diag);
-}
-
-static void add_site(struct lp_profile *p, const char *file, long line,
-		     const char *func, long expect, const char *unit,
-		     const char *cond, uint64_t c, uint64_t i, uint64_t k)
-{
-	struct lp_prof_site s;
-
-	memset(&s, 0, sizeof(s));
-	s.file = (char *)file;
-	s.func = (char *)func;
-	s.unit = (char *)unit;
-	s.cond = (char *)cond;
-	s.line = line;
-	s.expect = expect;
-	s.correct = c;
-	s.incorrect = i;
-	s.constant = k;
-	LP_CHECK_INT(lp_profile_add(p, &s), 0);
 }
 
 /*-************************************
