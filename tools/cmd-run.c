@@ -217,8 +217,10 @@ int cmd_run(int argc, const char **argv)
 	lp_profile_init(&merged);
 	files = collect(&merged);
 	if (!files) {
-		lp_warning("'%s' wrote no profile; was it built with "
-			   "'likelyprof cc'?", argv[i]);
+		/* 127: it never ran, and the shell's message said so */
+		if (status != 127)
+			lp_warning("'%s' wrote no profile; was it built with "
+				   "'likelyprof cc'?", argv[i]);
 		lp_profile_release(&merged);
 		free(defname);
 		return status;
