@@ -32,6 +32,14 @@
  *    too: `likelyprof cc` recompiles such a file without instrumentation
  *    and says so (doc/DESIGN.md, "Where a site cannot be counted").
  */
+#if !defined(LIKELYPROF_H) && !defined(LP_SYSTEM_PASS_) && \
+	defined(__GNUC__) && !defined(__ASSEMBLER__)
+/* read the body again, nested, as a system header (see below) */
+#define LP_SYSTEM_PASS_ 1
+#include "likelyprof.h"
+#undef LP_SYSTEM_PASS_
+#endif
+
 #ifndef LIKELYPROF_H
 #define LIKELYPROF_H
 
@@ -40,13 +48,16 @@
 #ifndef __ASSEMBLER__
 
 /*
- * Marking the header a system header keeps the compilers from warning about
- * what the macros below expand to in user code: a static object inside an
- * extern inline function (glibc's getc_unlocked), statement expressions
- * under -pedantic.  Warnings about the user's own expressions stay, because
- * those tokens are spelled in the user's file.
+ * The body is read as a system header, so that what the macros expand to
+ * draws no warning in the project's code: a static counter inside glibc's
+ * extern inline getc_unlocked() would otherwise be a pedantic error under
+ * -Werror.  Warnings about the project's own expressions stay, because
+ * those tokens are spelled in its files.  The pragma sits in a second,
+ * nested reading of this same file: gcc 12 lets the pragma in a
+ * -include'd file silence every warning of the main file, but scopes it
+ * right in a file that one includes.
  */
-#if defined(__GNUC__)
+#ifdef LP_SYSTEM_PASS_
 #pragma GCC system_header
 #endif
 
@@ -200,14 +211,20 @@ struct __attribute__((aligned(8))) lp_site {
  * the counter.  site is NULL until then.  The runtime re-arms a counter it
  * has summed.
  */
-#define LP_COUNTER_ARMED (~0ull)
-#define LP_COUNTER_INIT { 0, LP_COUNTER_ARMED, LP_COUNTER_ARMED, \
+__extension__ typedef unsigned long long lp_count_t;  /* C89 has no long long */
+#define LP_COUNTER_ARMED ((lp_count_t)-1)
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define LP_NULL_ nullptr
+#else
+#define LP_NULL_ 0
+#endif
+#define LP_COUNTER_INIT { LP_NULL_, LP_COUNTER_ARMED, LP_COUNTER_ARMED, \
 			  LP_COUNTER_ARMED }
 struct lp_counter {
 	const struct lp_site *site;
-	unsigned long long correct;    /* value == expected; constants too */
-	unsigned long long incorrect;  /* value != expected */
-	unsigned long long constant;   /* condition was a constant */
+	lp_count_t correct;    /* value == expected; constants too */
+	lp_count_t incorrect;  /* value != expected */
+	lp_count_t constant;   /* condition was a constant */
 };
 
 /*! lp__enter() :
@@ -266,6 +283,7 @@ extern const struct lp_site __stop_lp_sites[]
  * linkage from the expansion, which C forbids in an extern inline
  * function.
  */
+void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site);
 __attribute__((weak, visibility("hidden"), cold, noinline, unused))
 void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site)
 {
@@ -278,18 +296,19 @@ void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site)
  * the constructor before, and the destructor after, the module's own
  * (default priority) ones, so their hints are counted too.
  */
+static const char lp__unit_anchor __attribute__((used)) = 0;
+
 __attribute__((constructor(101), used, unused))
 static void lp__unit_load(void)
 {
-	lp__module_add(__start_lp_sites, __stop_lp_sites,
-		       (const void *)&lp__unit_load);
+	lp__module_add(__start_lp_sites, __stop_lp_sites, &lp__unit_anchor);
 }
 
 __attribute__((destructor(101), used, unused))
 static void lp__unit_unload(void)
 {
 	lp__module_remove(__start_lp_sites, __stop_lp_sites,
-			  (const void *)&lp__unit_load);
+			  &lp__unit_anchor);
 }
 #ifdef __cplusplus
 } /* extern "C" */
@@ -311,7 +330,7 @@ static void lp__unit_unload(void)
 			if ((__builtin_expect)(LP_INC_((ctr).constant), 0) \
 			    | (__builtin_expect)(LP_INC_((ctr).correct), 0)) \
 				enter;                                  \
-		} else if ((v) == (long)(c)) {                          \
+		} else if ((v) == (c)) {                                \
 			if ((__builtin_expect)(LP_INC_((ctr).correct), 0)) \
 				enter;                                  \
 		} else {                                                \
@@ -338,7 +357,7 @@ static void lp__unit_unload(void)
 #endif
 #ifdef LP_TSAN_
 #define LP_INC_(x) __extension__ ({                                     \
-	unsigned long long lp__tsan_v =                                 \
+	lp_count_t lp__tsan_v =                                         \
 		__atomic_load_n(&(x), __ATOMIC_RELAXED) + 1;            \
 	__atomic_store_n(&(x), lp__tsan_v, __ATOMIC_RELAXED);           \
 	lp__tsan_v == 0;                                                \
@@ -352,10 +371,12 @@ static void lp__unit_unload(void)
 /*
  * True when x is an integer constant expression, without evaluating x: a
  * null pointer constant makes the conditional's type int *.  Unlike the
- * sizeof(*(void *)) form, it draws no -Wpointer-arith.
+ * sizeof(*(void *)) form, it draws no -Wpointer-arith, and the
+ * conditional instead of a cast takes pointers and draws no
+ * -Wbad-function-cast.
  */
 #define LP_IS_ICE_(x) __builtin_types_compatible_p(                      \
-	__typeof__(8 ? ((void *)((long)(x) * 0l)) : (int *)8), int *)
+	__typeof__(8 ? ((void *)(((x) ? 1l : 0l) * 0l)) : (int *)8), int *)
 
 /*
  * Names get __COUNTER__ so that nested hints (likely(a && unlikely(b)))
@@ -366,6 +387,7 @@ static void lp__unit_unload(void)
 #define LP_EXPECT_C_(e, c, n)                                                \
 	__builtin_choose_expr(LP_IS_ICE_(e), (__builtin_expect)((e), (c)),   \
 	__extension__ ({                                                     \
+		LP_C_QUIET_BEGIN_                                            \
 		static const struct lp_site LP_CAT(lp__site_, n)             \
 		__attribute__((section("lp_sites"), aligned(8))) = {          \
 			__FILE__, __func__, #e, __BASE_FILE__,               \
@@ -374,13 +396,28 @@ static void lp__unit_unload(void)
 			__LINE__, LP_SITE_ABI };                             \
 		static __thread struct lp_counter LP_CAT(lp__ctr_, n) =      \
 			LP_COUNTER_INIT;                                     \
-		long LP_CAT(lp__val_, n) = (long)(e);                        \
-		LP_COUNT_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), (c),     \
+		long LP_CAT(lp__val_, n) = (e);                              \
+		LP_COUNT_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), (long)(c), \
 			  __builtin_constant_p(LP_CAT(lp__val_, n)),         \
 			  lp__enter_cold(&LP_CAT(lp__ctr_, n),               \
 					 &LP_CAT(lp__site_, n)));            \
+		LP_C_QUIET_END_                                              \
 		(__builtin_expect)(LP_CAT(lp__val_, n), (c));                \
 	}))
+
+/*
+ * clang reports a static counter inside a C99 inline function of the
+ * project (-Wstatic-local-in-inline) at the project's line, system header
+ * or not; the counter is per translation unit on purpose.
+ */
+#ifdef __clang__
+#define LP_C_QUIET_BEGIN_ _Pragma("clang diagnostic push")                  \
+	_Pragma("clang diagnostic ignored \"-Wstatic-local-in-inline\"")
+#define LP_C_QUIET_END_ _Pragma("clang diagnostic pop")
+#else
+#define LP_C_QUIET_BEGIN_
+#define LP_C_QUIET_END_
+#endif
 
 #define __builtin_expect(e, c) LP_EXPECT_C_(e, c, __COUNTER__)
 
@@ -448,8 +485,8 @@ inline long lp__hit(long v, long c, long expect, const char *file,
 #define LP_EXPECT_CXX_(e, c, n)                                              \
 	LP_CXX_QUIET_BEGIN_                                                  \
 	(__builtin_is_constant_evaluated() ? (__builtin_expect)((e), (c))   \
-	 : (__builtin_expect)(lp__hit<n>((long)(e), (long)(c),               \
-		__builtin_constant_p(c) ? (long)(c) : LP_EXPECT_UNKNOWN,     \
+	 : (__builtin_expect)(lp__hit<n>((e), (c),                           \
+		__builtin_constant_p(c) ? (c) : LP_EXPECT_UNKNOWN,           \
 		__FILE__, __builtin_FUNCTION(), #e, __BASE_FILE__, __LINE__), \
 		(c)))                                                        \
 	LP_CXX_QUIET_END_

@@ -317,16 +317,110 @@ static int file_scope_failure(int fd)
 	return found;
 }
 
-static void copy_fd(int from, int to)
+/* The whole of @fd from its start, NUL-terminated; the caller frees it. */
+static char *slurp(int fd, size_t *len)
 {
-	char buf[8192];
-	ssize_t n;
+	size_t cap = 8192, n = 0;
+	char *buf = lp_xmalloc(cap);
+	ssize_t r;
 
-	if (lseek(from, 0, SEEK_SET) < 0)
-		return;
-	while ((n = read(from, buf, sizeof(buf))) > 0)
-		if (write(to, buf, (size_t)n) != n)
-			return;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		buf[0] = '\0';
+		*len = 0;
+		return buf;
+	}
+	while ((r = read(fd, buf + n, cap - n - 1)) > 0) {
+		n += (size_t)r;
+		if (n + 1 == cap)
+			buf = lp_xrealloc(buf, cap *= 2);
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* A diagnostic's first line: "file:line:col: warning: ..." and the like. */
+static int is_headline(const char *line, size_t n)
+{
+	return n && line[0] != ' ' &&
+	       (memmem(line, n, "warning:", 8) || memmem(line, n, "error:", 6));
+}
+
+static int is_continuation(const char *line, size_t n)
+{
+	return n && (line[0] == ' ' || memmem(line, n, "note:", 5));
+}
+
+/* The length of the line at @p, without its newline. */
+static size_t line_len(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? (size_t)(nl - p) : (size_t)(end - p);
+}
+
+/*
+ * Replays the compiler's stderr byte for byte, but for two echoes of the
+ * instrumentation:
+ *  - the header hands a hint's condition to both arms of
+ *    __builtin_choose_expr (one serves constant contexts), and gcc warns
+ *    in both, so a warning inside likely(...) comes twice: a diagnostic
+ *    identical to one already printed is dropped;
+ *  - a warning in a hint's condition makes gcc name the include chain of
+ *    the header the macro came from ("In file included from
+ *    .../likelyprof.h:39, from <command-line>:"), which the plain build
+ *    does not print: those lines are dropped.
+ */
+static void replay_diagnostics(int from)
+{
+	size_t len, nseen = 0, k;
+	char *buf = slurp(from, &len);
+	const char *p = buf, *end = buf + len;
+	const char **seen = NULL;
+	size_t *seen_len = NULL;
+
+	while (p < end) {
+		size_t n = line_len(p, end), blk = n;
+		const char *q;
+		int dup = 0;
+
+		if (!strncmp(p, "In file included from ", 22) &&
+		    memmem(p, n, "likelyprof.h:", 13)) {
+			q = p + n + (p + n < end);
+			while (q < end && !strncmp(q, "                 from ", 22))
+				q += line_len(q, end) + 1;
+			p = q > end ? end : q;
+			continue;
+		}
+		if (!is_headline(p, n)) {
+			fwrite(p, 1, n + (p + n < end), stderr);
+			p += n + 1;
+			continue;
+		}
+		/* the diagnostic: its first line, snippets and notes */
+		for (q = p + n + 1; q < end; q += line_len(q, end) + 1) {
+			size_t m = line_len(q, end);
+
+			if (!is_continuation(q, m))
+				break;
+			blk = (size_t)(q - p) + m;
+		}
+		for (k = 0; k < nseen && !dup; k++)
+			dup = seen_len[k] == blk && !memcmp(seen[k], p, blk);
+		if (!dup) {
+			fwrite(p, 1, blk + (p + blk < end), stderr);
+			seen = lp_xrealloc(seen, (nseen + 1) * sizeof(*seen));
+			seen_len = lp_xrealloc(seen_len,
+					       (nseen + 1) * sizeof(*seen_len));
+			seen[nseen] = p;
+			seen_len[nseen++] = blk;
+		}
+		p += blk + 1;
+	}
+	fflush(stderr);
+	free(seen);
+	free(seen_len);
+	free(buf);
 }
 
 static const char *source_name(int argc, const char **argv)
@@ -446,7 +540,7 @@ int cmd_cc(int argc, const char **argv)
 		close(err_fd);
 		return run(&plain, -1);
 	}
-	copy_fd(err_fd, 2);
+	replay_diagnostics(err_fd);
 	close(err_fd);
 	return status;
 }

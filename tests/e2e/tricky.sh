@@ -68,6 +68,24 @@ check_config() {
 		fail "$cc $lang $*: output differs: $(cat "$dir/plain.out") / $(cat "$dir/lp.out")"
 	[ -f "$dir/lp.lprof" ] || { fail "$cc $*: no profile"; return; }
 	check_profile "$cc $lang $*" "$dir/lp.lprof" "$lang"
+	check_warnings "$cc" "$lang" "$@"
+}
+
+# The project's own warnings pass through the wrapper unchanged (gcc
+# silences a main file's warnings when a -include'd header declares itself
+# a system header: this catches that).
+check_warnings() {
+	cc=$1 lang=$2
+	shift 2
+	flags=$(echo "$*" | sed 's/-Werror//')
+	(cd "$SRC" && $cc $flags $lang -c warnings.c -o /dev/null) \
+		2> "$dir/w-plain.err"
+	(cd "$SRC" && CC=$cc $LIKELYPROF cc $flags $lang -c warnings.c \
+		-o /dev/null) 2> "$dir/w-lp.err"
+	grep -q warning: "$dir/w-plain.err" ||
+		fail "$cc $lang $*: warnings.c drew no warning at all"
+	cmp -s "$dir/w-plain.err" "$dir/w-lp.err" ||
+		fail "$cc $lang $*: warnings differ: $(diff "$dir/w-plain.err" "$dir/w-lp.err" | head -5)"
 }
 
 # expect_site DESC PROFILE FILE FUNC UNIT COND-PREFIX WANT
