@@ -387,7 +387,9 @@ static void replay_diagnostics(int from)
 		if (!strncmp(p, "In file included from ", 22) &&
 		    memmem(p, n, "likelyprof.h:", 13)) {
 			q = p + n + (p + n < end);
-			while (q < end && !strncmp(q, "                 from ", 22))
+			/* its "                 from ..." lines */
+			while (q < end && q[0] == ' ' &&
+			       memmem(q, line_len(q, end), " from ", 6))
 				q += line_len(q, end) + 1;
 			p = q > end ? end : q;
 			continue;
