@@ -101,9 +101,11 @@ $(OBJ)/tests/u-%: tests/unit/u-%.c tests/unit/test.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS)
 
+# The runtime that programs built by the tests link; see check-sanitize.
+TEST_LIB_DIR ?= $(abspath $(OUT)/lib)
 TEST_ENV = LIKELYPROF="$(abspath $(CMD))" \
 	   LIKELYPROF_INCLUDE_DIR="$(abspath include)" \
-	   LIKELYPROF_LIB_DIR="$(abspath $(OUT)/lib)" \
+	   LIKELYPROF_LIB_DIR="$(TEST_LIB_DIR)" \
 	   LP_TEST_CC="$(CC)" LP_TEST_CFLAGS="$(CFLAGS)" \
 	   LP_TEST_TMP="$(abspath $(OBJ))/tmp"
 
@@ -118,12 +120,19 @@ check-e2e: all
 
 # The runtime's own tests, the C++ build and the tricky-uses suite are e2e
 # scripts; sanitizer variants rebuild everything under build/<name>.
+#
+# Under the sanitizers, the command and the library are built with them and
+# every tier runs again.  The CLI tests build programs without sanitizer
+# flags, which cannot load a sanitized runtime, so they link the plain
+# one; the e2e scripts build their programs sanitized (LP_SANITIZE) and
+# link the sanitized runtime.
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
-check-sanitize:
-	$(MAKE) OUT=build/asan OBJ=build/asan/obj \
-		CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" \
-		LDFLAGS="-fsanitize=address,undefined" \
-		LP_SANITIZE=address,undefined check-unit check-cli check-e2e
+SAN_MAKE = $(MAKE) OUT=build/asan OBJ=build/asan/obj \
+	CFLAGS="$(SAN_FLAGS) -fsanitize=address,undefined" \
+	LDFLAGS="-fsanitize=address,undefined" LP_SANITIZE=address,undefined
+check-sanitize: all
+	$(SAN_MAKE) TEST_LIB_DIR=$(abspath lib) check-unit check-cli
+	$(SAN_MAKE) check-e2e
 
 check-tsan:
 	$(MAKE) OUT=build/tsan OBJ=build/tsan/obj \

@@ -194,10 +194,10 @@ static void find_dirs(char **inc, char **lib)
  * The compiler to run: $CC/$CXX split on blanks ("gcc -m32"), unless it
  * names likelyprof itself, which would recurse.
  */
-static void push_compiler(struct args *a, const char *var, const char *dflt)
+static char *push_compiler(struct args *a, const char *var, const char *dflt)
 {
 	const char *env = getenv(var);
-	char *copy, *tok, *save = NULL;
+	char *copy = NULL, *tok, *save = NULL;
 	size_t start = a->n;
 
 	if (env && *env) {
@@ -210,6 +210,8 @@ static void push_compiler(struct args *a, const char *var, const char *dflt)
 	}
 	if (a->n == start)
 		args_push(a, dflt);
+	/* the words of $CC live in it: free it when @a is done */
+	return copy;
 }
 
 /* Waits for @pid; returns its exit status, or 128 + signal. */
@@ -441,6 +443,7 @@ static const char *source_name(int argc, const char **argv)
 int cmd_cc(int argc, const char **argv)
 {
 	char *inc, *lib, *header, *libflag, *rpath, *archive;
+	char *compiler_words = NULL;
 	const char *name = argv[0];
 	struct args plain = { NULL, 0, 0 }, full = { NULL, 0, 0 };
 	struct mode m;
@@ -454,9 +457,9 @@ int cmd_cc(int argc, const char **argv)
 		return LP_EXIT_OK;
 	}
 	if (!strcmp(name, "cc"))
-		push_compiler(&plain, "CC", "cc");
+		compiler_words = push_compiler(&plain, "CC", "cc");
 	else if (!strcmp(name, "c++"))
-		push_compiler(&plain, "CXX", "c++");
+		compiler_words = push_compiler(&plain, "CXX", "c++");
 	else
 		args_push(&plain, name);
 	argc--;
@@ -519,8 +522,10 @@ int cmd_cc(int argc, const char **argv)
 			args_push(both[k], "-ldl");
 		}
 	}
-	if (!instrument)
-		return run(&full, -1);
+	if (!instrument) {
+		status = run(&full, -1);
+		goto out;
+	}
 
 	/*
 	 * Hold the diagnostics back only until we know whether the file-scope
@@ -532,17 +537,29 @@ int cmd_cc(int argc, const char **argv)
 		args_push(&plain, "-fdiagnostics-color=always");
 	}
 	err_fd = mkstemp(tmpl);
-	if (err_fd < 0)
-		return run(&full, -1);
+	if (err_fd < 0) {
+		status = run(&full, -1);
+		goto out;
+	}
 	unlink(tmpl);
 	status = run(&full, err_fd);
 	if (status && file_scope_failure(err_fd)) {
 		lp_note("%s: __builtin_expect outside a function; "
 			"compiled without profiling", source_name(argc, argv));
-		close(err_fd);
-		return run(&plain, -1);
+		status = run(&plain, -1);
+	} else {
+		replay_diagnostics(err_fd);
 	}
-	replay_diagnostics(err_fd);
 	close(err_fd);
+out:
+	free(full.v);
+	free(plain.v);
+	free(compiler_words);
+	free(inc);
+	free(lib);
+	free(header);
+	free(libflag);
+	free(rpath);
+	free(archive);
 	return status;
 }

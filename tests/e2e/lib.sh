@@ -9,8 +9,18 @@ E2E_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$E2E_DIR/../.." && pwd)
 : "${LIKELYPROF:=$ROOT/likelyprof}"
 : "${LP_TEST_TMP:=$ROOT/build/obj/tmp}"
-: "${LP_SANITIZE:=}"
+: "${LP_SANITIZE:=}" "${LP_E2E_COMPILERS:=}" "${LP_E2E_CXX:=}"
 export LIKELYPROF
+
+# A sanitized runtime is built by gcc; clang's sanitizer runtimes cannot
+# share a process with gcc's, so sanitized runs build with gcc only.
+if [ -n "$LP_SANITIZE" ]; then
+	: "${LP_E2E_COMPILERS:=gcc}" "${LP_E2E_CXX:=g++}"
+fi
+export LP_E2E_COMPILERS LP_E2E_CXX
+# The outer make's command line (sanitizer CFLAGS) must not leak into the
+# projects the tests build with make.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 mkdir -p "$LP_TEST_TMP"
 SCRATCH=$(mktemp -d "$LP_TEST_TMP/$(basename "$0" .sh).XXXXXX")

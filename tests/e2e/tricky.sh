@@ -154,7 +154,7 @@ for cc in ${LP_E2E_COMPILERS:-gcc clang}; do
 		done
 	done
 done
-for cxx in g++ clang++; do
+for cxx in ${LP_E2E_CXX:-g++ clang++}; do
 	command -v "$cxx" >/dev/null || { note "skip $cxx"; continue; }
 	asm=gcc
 	[ "$cxx" = clang++ ] && asm=clang

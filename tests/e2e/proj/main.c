@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include "ring.h"
 
-int checksum(const unsigned char *p, int n);
+unsigned checksum(const unsigned char *p, int n);
 
 int main(void)
 {
@@ -18,6 +18,6 @@ int main(void)
 	}
 	while (n < 100 && ring_get(&r, &out[n]) == 0)
 		n++;
-	printf("%d %d\n", n, checksum(out, n));
+	printf("%d %u\n", n, checksum(out, n));
 	return 0;
 }
