@@ -31,8 +31,8 @@ static const char check_usage[] =
 	"1 something to change, 2 error.\n"
 	"\n"
 	LP_POLICY_USAGE
-	"   --src DIR         find the sites in the source tree DIR: its paths,\n"
-	"                     its current lines and its spellings\n"
+	"   --src DIR         find the sites in the source tree DIR: its\n"
+	"                     paths, current lines and spellings\n"
 	"   --format json     one JSON object with every site and a summary\n"
 	"   --all             also list the sites that need no change\n";
 

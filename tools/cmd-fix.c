@@ -133,9 +133,12 @@ static void decide(struct fix_state *st)
 				pl->macro ? "in macro " : "",
 				pl->macro ? pl->macro : "", fine, k - i);
 
-			for (m = i; m < k; m++)
-				if (lp_verdict_changes(J->v[order[m]].j.verdict))
+			for (m = i; m < k; m++) {
+				enum lp_verdict v = J->v[order[m]].j.verdict;
+
+				if (lp_verdict_changes(v))
 					refuse_site(st, order[m], why);
+			}
 			free(why);
 			continue;
 		}

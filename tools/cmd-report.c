@@ -271,7 +271,8 @@ static int parse_options(int argc, const char **argv,
 			else
 				lp_die("unknown format '%s' "
 				       "(kernel, csv or json)", v);
-		} else if ((v = lp_option_value(argc, argv, &i, "--group", ""))) {
+		} else if ((v = lp_option_value(argc, argv, &i, "--group",
+						"")) != NULL) {
 			if (!strcmp(v, "site"))
 				o->group = LP_GROUP_SITE;
 			else if (!strcmp(v, "line"))
@@ -281,7 +282,8 @@ static int parse_options(int argc, const char **argv,
 			else
 				lp_die("unknown group '%s' "
 				       "(site, line or function)", v);
-		} else if ((v = lp_option_value(argc, argv, &i, "--min-hits", ""))) {
+		} else if ((v = lp_option_value(argc, argv, &i, "--min-hits",
+						"")) != NULL) {
 			o->min_hits = lp_parse_count("--min-hits", v, "");
 		} else if ((v = lp_option_value(argc, argv, &i, "--top", ""))) {
 			o->top = lp_parse_count("--top", v, "");

@@ -129,7 +129,8 @@ static void test_cond__nested_hint_unexpanded(void)
 		     "(a && __builtin_expect(!!(b), 0)) != 0");
 	/* two at one level, and one inside another's condition */
 	LP_CHECK_STR(cond_text(INNER_C " || " INNER_C),
-		     "__builtin_expect(!!(b), 0) || __builtin_expect(!!(b), 0)");
+		     "__builtin_expect(!!(b), 0) || "
+		     "__builtin_expect(!!(b), 0)");
 }
 
 static void test_cond__plain_text_untouched(void)

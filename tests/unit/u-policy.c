@@ -162,7 +162,8 @@ static void test_rules__constants_left_out_of_the_ratio(void)
 	struct lp_judgement j;
 	struct lp_counts c = { 1000000, 99000, 990000 };
 
-	/* 990000 of the correct ones were constants: 10000 right, 99000 wrong */
+	/* 990000 of the correct ones were constants: 10000 right, 99000
+	 * wrong */
 	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_REMOVE);
 	LP_CHECK_U64(j.evals, 109000);
 	LP_CHECK_U64(j.right, 10000);

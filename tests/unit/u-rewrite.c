@@ -68,7 +68,8 @@ static void test_seed__mapping_unevictable(void)
 /* seed 009: the redundant inner pair goes too */
 static void test_seed__fget_light(void)
 {
-	LP_CHECK_STR(REMOVE("\tif (likely((atomic_read(&files->count) == 1))) {\n",
+	LP_CHECK_STR(REMOVE("\tif (likely((atomic_read(&files->count) "
+			    "== 1))) {\n",
 			    &hint_likely),
 		     "\tif (atomic_read(&files->count) == 1) {\n");
 }
@@ -84,7 +85,8 @@ static void test_seed__page_mapping(void)
 /* seeds 003 and 004: a flip swaps the name only */
 static void test_seed__flips(void)
 {
-	LP_CHECK_STR(edit("\tif (likely(!(worker->flags & WORKER_NOT_RUNNING)))\n",
+	LP_CHECK_STR(edit("\tif (likely(!(worker->flags & "
+			  "WORKER_NOT_RUNNING)))\n",
 			  &hint_likely, LP_FIX_FLIP, "unlikely"),
 		     "\tif (unlikely(!(worker->flags & WORKER_NOT_RUNNING)))\n");
 	LP_CHECK_STR(edit("\tif (unlikely(!rt_rq->rt_nr_running))\n",

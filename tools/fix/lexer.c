@@ -542,7 +542,8 @@ static void set_lines(struct lp_lexed *lx)
 	for (i = 0; i < lx->nr; i++) {
 		struct lp_token *t = &lx->tok[i];
 
-		while (ln + 1 < lx->nlines && lx->line_start[ln + 1] <= t->start)
+		while (ln + 1 < lx->nlines &&
+		       lx->line_start[ln + 1] <= t->start)
 			ln++;
 		t->line = (unsigned)(ln + 1);
 		t->last_line = t->flags & LP_TOKF_SPLICED ?

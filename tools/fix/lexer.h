@@ -21,7 +21,7 @@
 enum lp_tok_kind {
 	LP_TOK_IDENT = 1,
 	LP_TOK_NUMBER,
-	LP_TOK_STRING,          /* "..." with any prefix, or <...> in #include */
+	LP_TOK_STRING,          /* "..." with any prefix; <...> in #include */
 	LP_TOK_CHAR,            /* '...' with any prefix */
 	LP_TOK_PUNCT,
 	LP_TOK_OTHER            /* a byte that starts no token (@, `, \) */
@@ -37,7 +37,7 @@ enum lp_tok_kind {
 
 struct lp_token {
 	size_t start, end;      /* bytes [start, end) of the buffer */
-	size_t match;           /* the other bracket of (), [], {} or LP_NO_MATCH */
+	size_t match;           /* the other bracket, or LP_NO_MATCH */
 	size_t dir;             /* PP tokens: index of their directive's '#' */
 	unsigned line;          /* physical line of the first byte, from 1 */
 	unsigned last_line;     /* physical line of the last byte */

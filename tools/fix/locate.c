@@ -419,7 +419,8 @@ static int param_index(const struct lp_lexed *lx, const struct define *d,
 			continue;
 		if (lx->tok[k].end - lx->tok[k].start ==
 		    lx->tok[i].end - lx->tok[i].start &&
-		    !memcmp(lx->buf + lx->tok[k].start, lx->buf + lx->tok[i].start,
+		    !memcmp(lx->buf + lx->tok[k].start,
+			    lx->buf + lx->tok[i].start,
 			    lx->tok[i].end - lx->tok[i].start))
 			return n;
 		n++;
@@ -1076,7 +1077,8 @@ static struct lp_srcfile *find_file(struct lp_tree *t, const char *path,
 	}
 	/* longest common tail first, then any with the function */
 	for (i = 0; i < ncand; i++) {
-		int has = !cand[i]->is_link && defines(t, cand[i], func, kernel);
+		int has = !cand[i]->is_link &&
+			  defines(t, cand[i], func, kernel);
 
 		if (common_tail(cand[i]->rel, rel) == top) {
 			n++;
@@ -1336,8 +1338,8 @@ static void align(const struct lp_judged_list *J, const struct group *g,
  */
 static void align_by_neighbours(const struct lp_judged_list *J,
 				const struct group *g, const struct slots *S,
-				const struct lp_place *all, struct lp_place *out,
-				size_t nall)
+				const struct lp_place *all,
+				struct lp_place *out, size_t nall)
 {
 	size_t i, k;
 
@@ -1365,7 +1367,8 @@ static void align_by_neighbours(const struct lp_judged_list *J,
 			for (k = 0; k < S->nr; k++) {
 				long at = p->line + shift;
 
-				if (at + 2 >= S->v[k].lo && at - 2 <= S->v[k].hi &&
+				if (at + 2 >= S->v[k].lo &&
+				    at - 2 <= S->v[k].hi &&
 				    compatible(p, &S->v[k])) {
 					nhit++;
 					hit = k;

@@ -251,7 +251,8 @@ int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 		    lp_tok_is(lx, a + 2, "(") && lx->tok[a + 2].match == b - 1)
 			a += 2;
 		if (b - a > 2 && lp_tok_is(lx, a, "(") &&
-		    lx->tok[a].match == b - 1 && !has_top_comma(lx, a + 1, b - 1)) {
+		    lx->tok[a].match == b - 1 &&
+		    !has_top_comma(lx, a + 1, b - 1)) {
 			a++;
 			b--;
 		}

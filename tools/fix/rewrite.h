@@ -4,9 +4,12 @@
  * The rules are the seeds' (Steven Rostedt's patches of December 2010):
  *
  *   if (likely(mapping))                      ->  if (mapping)
- *   if (likely((atomic_read(&f->count) == 1)))  ->  if (atomic_read(&f->count) == 1)
- *   else if (unlikely((unsigned long)m & ANON)) ->  else if ((unsigned long)m & ANON)
- *   if (likely(!(w->flags & NOT_RUNNING)))    ->  if (unlikely(!(w->flags & NOT_RUNNING)))
+ *   if (likely((atomic_read(&f->count) == 1)))
+ *	-> if (atomic_read(&f->count) == 1)
+ *   else if (unlikely((unsigned long)m & ANON))
+ *	-> else if ((unsigned long)m & ANON)
+ *   if (likely(!(w->flags & NOT_RUNNING)))
+ *	-> if (unlikely(!(w->flags & NOT_RUNNING)))
  *
  * A call that is a whole operand on its own (the condition of an if, an
  * argument, the value of a return or an assignment) is replaced by its

@@ -465,7 +465,8 @@ static char *subject_prefix(const char *s, size_t n)
 char *lp_subsystem(const char *dir, const char *rel, int git)
 {
 	static const char *const log[] = {
-		"log", "--no-merges", "-n", "200", "--format=%s", "--", NULL, NULL
+		"log", "--no-merges", "-n", "200", "--format=%s", "--",
+		NULL, NULL
 	};
 	const char *args[sizeof(log) / sizeof(log[0])];
 	char **names = NULL, *out = NULL, *best = NULL, *slash, *line;
