@@ -96,4 +96,16 @@ enum lp_prof_origin lp_ktable_header(const char *line, size_t len);
 int lp_ktable_read(struct lp_profile *out, struct lp_reader *r,
 		   enum lp_prof_origin kind);
 
+/*-************************************
+ *  CSV (lib/csv.c)
+ **************************************/
+/* True when @line is the header `report --format csv` writes. */
+int lp_csv_header(const char *line, size_t len);
+
+/*
+ * Reads the CSV rows after the header into @out, unquoting per RFC 4180.
+ * @return : 0 or a negative -LP_E* with the diagnostic filled.
+ */
+int lp_csv_read(struct lp_profile *out, struct lp_reader *r);
+
 #endif /* LP_INTERNAL_H */

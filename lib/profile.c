@@ -791,6 +791,10 @@ int lp_profile_read_buf(struct lp_profile *p, const char *name,
 		found = 1;
 		if (r.len >= n && !memcmp(r.line, LP_PROFILE_MAGIC, n))
 			break;
+		if (lp_csv_header(r.line, r.len)) {
+			kind = LP_ORIGIN_CSV;
+			break;
+		}
 		kind = lp_ktable_header(r.line, r.len);
 		if (kind == LP_ORIGIN_PROFILE)
 			return lp_reader_fail(&r, -LP_EPARSE,
@@ -811,6 +815,8 @@ int lp_profile_read_buf(struct lp_profile *p, const char *name,
 		return lp_reader_fail(&r, -LP_ENOMEM, "out of memory");
 	if (kind == LP_ORIGIN_PROFILE)
 		err = read_profile(&tmp, &r);
+	else if (kind == LP_ORIGIN_CSV)
+		err = lp_csv_read(&tmp, &r);
 	else
 		err = lp_ktable_read(&tmp, &r, kind);
 	tmp.origin = kind;

@@ -34,7 +34,8 @@
 enum lp_prof_origin {
 	LP_ORIGIN_PROFILE = 0,     /* a likelyprof profile */
 	LP_ORIGIN_KERNEL = 1,      /* trace_stat/branch_annotated */
-	LP_ORIGIN_KERNEL_ALL = 2   /* trace_stat/branch_all */
+	LP_ORIGIN_KERNEL_ALL = 2,  /* trace_stat/branch_all */
+	LP_ORIGIN_CSV = 3          /* `likelyprof report --format csv` */
 };
 
 struct lp_prof_site {

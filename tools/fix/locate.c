@@ -1440,7 +1440,8 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 	struct group *groups = NULL;
 	struct lp_srcfile **file_of = lp_xcalloc(J->nr + 1, sizeof(*file_of));
 	size_t ngroups = 0, i, k, pass, run = 0;
-	int kernel = J->origin != LP_ORIGIN_PROFILE;
+	int kernel = J->origin == LP_ORIGIN_KERNEL ||
+		     J->origin == LP_ORIGIN_KERNEL_ALL;
 
 	memset(out, 0, J->nr * sizeof(*out));
 	/* files, one look-up per distinct (path, function) */
