@@ -1,0 +1,38 @@
+#!/bin/sh
+# install.sh - make install PREFIX=... DESTDIR=... puts the command, the
+# header, both runtimes, pkg-config data and the docs in place; the
+# installed command finds its header and runtime from where it is and
+# builds and profiles a program; make uninstall removes it all.
+. "$(dirname "$0")/lib.sh"
+
+dest=$SCRATCH/dest
+prefix=/opt/lp
+# a sanitized build would need its runtime at install time too: the plain
+# tree is what gets installed
+make -s -C "$ROOT" OUT=. OBJ=build/obj install PREFIX=$prefix DESTDIR="$dest" \
+	> "$SCRATCH/install.log" 2>&1 || { fail "make install failed"; cat "$SCRATCH/install.log"; finish; }
+for f in bin/likelyprof include/likelyprof.h lib/liblikelyprof.a \
+	 lib/liblikelyprof.so lib/liblikelyprof.so.0 \
+	 lib/pkgconfig/likelyprof.pc share/doc/likelyprof/FORMAT.md \
+	 share/doc/likelyprof/README.md; do
+	[ -e "$dest$prefix/$f" ] || fail "not installed: $prefix/$f"
+done
+grep -q "^libdir=$prefix/lib$" "$dest$prefix/lib/pkgconfig/likelyprof.pc" ||
+	fail "likelyprof.pc: wrong libdir"
+grep -q "^Version: [0-9]*\.[0-9]*\.[0-9]*$" "$dest$prefix/lib/pkgconfig/likelyprof.pc" ||
+	fail "likelyprof.pc: no version"
+
+cd "$SCRATCH" || exit 1
+printf 'int main(int c, char **v) { (void)v; return __builtin_expect(c > 1, 0); }\n' > p.c
+# no LIKELYPROF_* variables: the installed command must find its own files
+env -u LIKELYPROF_INCLUDE_DIR -u LIKELYPROF_LIB_DIR \
+	"$dest$prefix/bin/likelyprof" cc p.c -o p || fail "installed cc failed"
+env -u LIKELYPROF_INCLUDE_DIR -u LIKELYPROF_LIB_DIR \
+	"$dest$prefix/bin/likelyprof" run -- ./p 2> run.err || fail "run failed"
+grep -q "1 sites" run.err || fail "installed run: $(cat run.err)"
+
+make -s -C "$ROOT" OUT=. OBJ=build/obj uninstall PREFIX=$prefix DESTDIR="$dest" \
+	> /dev/null 2>&1 || fail "make uninstall failed"
+left=$(find "$dest" -type f | head -5)
+[ -z "$left" ] || fail "left after uninstall: $left"
+finish
