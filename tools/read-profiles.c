@@ -71,12 +71,40 @@ static int read_one(struct lp_profile *p, const char *path)
 	return 0;
 }
 
+/*
+ * Adds @src (which it releases) into @acc: sites, meta, origin, and the
+ * number of original profiles each stands for.
+ */
+static void combine(struct lp_profile *acc, unsigned long long *acc_count,
+		    struct lp_profile *src, unsigned long long src_count)
+{
+	if (lp_profile_merge(acc, src) < 0)
+		lp_die("out of memory");
+	keep_common_meta(acc, src);
+	if (acc->origin != src->origin)
+		acc->origin = LP_ORIGIN_PROFILE;
+	*acc_count += src_count;
+	lp_profile_release(src);
+}
+
+/*
+ * Profiles are merged as a balanced tree, the way a binary counter
+ * carries: a merge costs the size of both sides, so merging k profiles
+ * that share no site one after the other would cost k^2 times a profile,
+ * and the tree costs k log k.  Merging is associative and commutative
+ * (doc/FORMAT.md), so the result is the same; at most log2(k) partial
+ * results are held at once.
+ */
 int lp_read_profiles(struct lp_profile *out, const char *const *paths,
 		     int n)
 {
-	unsigned long long merged;
+	struct {
+		struct lp_profile p;
+		unsigned long long count;
+		unsigned level;
+	} stack[64];
+	int depth = 0, i, stdin_seen = 0;
 	char count[32];
-	int i, stdin_seen = 0;
 
 	for (i = 0; i < n; i++) {
 		if (!strcmp(paths[i], "-")) {
@@ -85,26 +113,33 @@ int lp_read_profiles(struct lp_profile *out, const char *const *paths,
 						"twice");
 		}
 	}
-	/* the first input is read in place: no copy for the common case */
-	if (read_one(out, paths[0]) < 0)
-		return -1;
-	merged = merged_count(out);
-	for (i = 1; i < n; i++) {
-		struct lp_profile one = LP_PROFILE_INIT;
+	for (i = 0; i < n; i++) {
+		struct lp_profile *cur = &stack[depth].p;
 
-		if (read_one(&one, paths[i]) < 0) {
-			lp_profile_release(&one);
+		lp_profile_init(cur);
+		if (read_one(cur, paths[i]) < 0) {
+			while (depth >= 0)
+				lp_profile_release(&stack[depth--].p);
 			return -1;
 		}
-		if (lp_profile_merge(out, &one) < 0)
-			lp_die("out of memory");
-		keep_common_meta(out, &one);
-		merged += merged_count(&one);
-		if (out->origin != one.origin)
-			out->origin = LP_ORIGIN_PROFILE;
-		lp_profile_release(&one);
+		stack[depth].count = merged_count(cur);
+		stack[depth].level = 0;
+		/* carry: two partial results of one size make one of the next */
+		while (depth > 0 &&
+		       stack[depth - 1].level == stack[depth].level) {
+			combine(&stack[depth - 1].p, &stack[depth - 1].count,
+				&stack[depth].p, stack[depth].count);
+			stack[--depth].level++;
+		}
+		depth++;
 	}
-	snprintf(count, sizeof(count), "%llu", merged);
+	while (depth > 1) {
+		depth--;
+		combine(&stack[depth - 1].p, &stack[depth - 1].count,
+			&stack[depth].p, stack[depth].count);
+	}
+	*out = stack[0].p;
+	snprintf(count, sizeof(count), "%llu", stack[0].count);
 	if (lp_profile_set_meta(out, "merged", count) < 0)
 		lp_die("out of memory");
 	return 0;
