@@ -51,11 +51,13 @@ static int cmp_u64(uint64_t a, uint64_t b)
  */
 static uint64_t prefix8(const char *s)
 {
+	unsigned char b[8] = { 0 };
+	size_t n = strnlen(s, 8), i;
 	uint64_t v = 0;
-	int i;
 
-	for (i = 0; i < 8 && s[i]; i++)
-		v |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
+	memcpy(b, s, n);
+	for (i = 0; i < 8; i++)
+		v = v << 8 | b[i];
 	return v;
 }
 
@@ -256,12 +258,10 @@ static size_t put_right(char *p, uint64_t v, size_t width)
  */
 static size_t put_left(char *p, const char *s, size_t width)
 {
-	size_t i;
+	size_t n = strnlen(s, width);
 
-	for (i = 0; i < width && s[i]; i++)
-		p[i] = s[i];
-	for (; i < width; i++)
-		p[i] = ' ';
+	memcpy(p, s, n);
+	memset(p + n, ' ', width - n);
 	return width;
 }
 

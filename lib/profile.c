@@ -287,12 +287,20 @@ int lp_parse_u64(const char *s, size_t n, uint64_t *v)
 
 	if (!n || n > 20 || (s[0] == '0' && n > 1))
 		return -1;
-	for (i = 0; i < n; i++) {
+	/* 19 digits cannot overflow; only a 20th can */
+	for (i = 0; i < n && i < 19; i++) {
 		unsigned d = (unsigned)(unsigned char)s[i] - '0';
 
-		if (d > 9 || x > (UINT64_MAX - d) / 10)
+		if (d > 9)
 			return -1;
 		x = x * 10 + d;
+	}
+	if (n == 20) {
+		unsigned d = (unsigned)(unsigned char)s[19] - '0';
+
+		if (d > 9 || __builtin_mul_overflow(x, 10, &x) ||
+		    __builtin_add_overflow(x, d, &x))
+			return -1;
 	}
 	*v = x;
 	return 0;
@@ -386,6 +394,27 @@ static int hexval(char c)
  * writer's escapes are accepted, and no raw control byte: either would
  * mean the file was not written by likelyprof, or was damaged after.
  */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LP_ONES 0x0101010101010101ULL
+#define LP_HIGH 0x8080808080808080ULL
+
+/* Non-zero when one of the 8 bytes of @w is a zero byte. */
+static inline uint64_t has_zero(uint64_t w)
+{
+	return (w - LP_ONES) & ~w & LP_HIGH;
+}
+
+/*
+ * Non-zero when one of the 8 bytes needs the slow path: a control
+ * character, DEL, or a backslash.  Bytes of 0x80 and above (UTF-8) do not.
+ */
+static inline uint64_t has_special(uint64_t w)
+{
+	return ((w - 0x20 * LP_ONES) & ~w & LP_HIGH) |
+	       has_zero(w ^ (0x7f * LP_ONES)) | has_zero(w ^ (0x5c * LP_ONES));
+}
+#endif
+
 static int decode_into(struct lp_reader *r, const char *what,
 		       const struct field *f, char *d)
 {
@@ -393,8 +422,25 @@ static int decode_into(struct lp_reader *r, const char *what,
 	size_t i;
 
 	for (i = 0; i < f->n; i++) {
-		unsigned char c = (unsigned char)f->s[i];
+		unsigned char c;
 		int hi, lo;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* most text has no escape: copy it eight bytes at a time */
+		while (i + 8 <= f->n) {
+			uint64_t w;
+
+			memcpy(&w, f->s + i, 8);
+			if (has_special(w))
+				break;
+			memcpy(o, &w, 8);
+			o += 8;
+			i += 8;
+		}
+		if (i == f->n)
+			break;
+#endif
+		c = (unsigned char)f->s[i];
 
 		if (c != '\\') {
 			if (c < 0x20 || c == 0x7f)
