@@ -367,7 +367,11 @@ static void install_signal(void)
 	sigaction(rt.dump_signal, &sa, NULL);
 }
 
-/* Called locked, from every entry point: constructors may run in any order. */
+/*
+ * Called locked, from every entry point: constructors may run in any
+ * order.  Nothing here may allocate: the profiled program can be the
+ * malloc, and its own hints would come back into a lock we hold.
+ */
 static void init_locked(void)
 {
 	if (rt.init_done)
@@ -380,9 +384,22 @@ static void init_locked(void)
 	 * second-level table with calloc.
 	 */
 	rt.have_key = !pthread_key_create(&rt.thread_key, thread_exit);
+	install_signal();
+}
+
+/*
+ * What does allocate (glibc's pthread_atfork and atexit tables), called
+ * with the lock released and once: a hint evaluated inside that malloc
+ * finds the lock free and this step claimed.
+ */
+static void init_unlocked(void)
+{
+	static int claimed;
+
+	if (__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL))
+		return;
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	atexit(set_exiting);
-	install_signal();
 }
 
 __attribute__((constructor(101)))
@@ -393,6 +410,7 @@ static void runtime_load(void)
 	lock();
 	init_locked();
 	unlock();
+	init_unlocked();
 	errno = saved;
 }
 
@@ -470,6 +488,7 @@ LP_API void lp__module_add(const struct lp_site *first,
 	init_locked();
 	module_get(first, last, anchor);
 	unlock();
+	init_unlocked();
 	errno = saved;
 }
 
@@ -580,9 +599,18 @@ static struct lp_thread *thread_self(void)
 	t->live = 1;
 	t->n = 0;
 	self = t;
-	if (rt.have_key)
-		pthread_setspecific(rt.thread_key, t);
+	/* pthread_setspecific() is the caller's, once the lock is free */
 	return t;
+}
+
+/*
+ * After a thread's first registration: ask for its exit to be told.  Out
+ * of the lock, since a key past the first 32 makes glibc allocate.
+ */
+static void thread_arm_exit(struct lp_thread *t)
+{
+	if (t && rt.have_key && !pthread_getspecific(rt.thread_key))
+		pthread_setspecific(rt.thread_key, t);
 }
 
 static int thread_add_slot(struct lp_thread *t, struct lp_counter *ctr,
@@ -646,8 +674,12 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	int saved = errno;
 	struct lp_module *m;
 
-	/* another field's first count registered it already */
-	if (ctr->site)
+	/*
+	 * Another field's first count registered it already; or this thread
+	 * holds the lock and got here through something the runtime called,
+	 * which must not wait for itself.
+	 */
+	if (ctr->site || in_lock)
 		return;
 	lock();
 	init_locked();
@@ -657,6 +689,8 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	if (m && site >= m->first && site < m->last)
 		enter_locked(ctr, site, &m->cells[site - m->first]);
 	unlock();
+	init_unlocked();
+	thread_arm_exit(self);
 	errno = saved;
 }
 
@@ -712,7 +746,7 @@ LP_API void lp__enter_dynamic(struct lp_counter *ctr, struct lp_site *site,
 	int saved = errno;
 	struct lp_dynsite *d;
 
-	if (ctr->site)
+	if (ctr->site || in_lock)
 		return;
 	lock();
 	init_locked();
@@ -720,6 +754,8 @@ LP_API void lp__enter_dynamic(struct lp_counter *ctr, struct lp_site *site,
 	if (d)
 		enter_locked(ctr, site, &d->cell);
 	unlock();
+	init_unlocked();
+	thread_arm_exit(self);
 	errno = saved;
 }
 
