@@ -171,7 +171,8 @@ int lp_csv_read(struct lp_profile *out, struct lp_reader *r)
 		int n = 0, more = 1, err;
 
 		/* an empty line (a trailing one, most often) is no record */
-		if (*p == '\n' || (*p == '\r' && p + 1 < r->end && p[1] == '\n')) {
+		if (*p == '\n' ||
+		    (*p == '\r' && p + 1 < r->end && p[1] == '\n')) {
 			p += *p == '\r' ? 2 : 1;
 			continue;
 		}

@@ -124,7 +124,7 @@ int lp_read_profiles(struct lp_profile *out, const char *const *paths,
 		}
 		stack[depth].count = merged_count(cur);
 		stack[depth].level = 0;
-		/* carry: two partial results of one size make one of the next */
+		/* carry: two partial results of one size make a bigger one */
 		while (depth > 0 &&
 		       stack[depth - 1].level == stack[depth].level) {
 			combine(&stack[depth - 1].p, &stack[depth - 1].count,
