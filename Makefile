@@ -155,8 +155,10 @@ demo: all
 bench: all
 	@$(TEST_ENV) bench/run.sh
 
+# libFuzzer harnesses (clang), FUZZ_SECONDS each; see tests/fuzz/README.md
+FUZZ_SECONDS ?= 60
 fuzz:
-	@tests/fuzz/run.sh
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
 style-check:
 	@tests/style-check.sh

@@ -151,6 +151,16 @@ static void test_args__split_and_bool(void)
 	LP_CHECK_INT(lp_tok_bool(&lx, from[1], to[1]), 1);
 	LP_CHECK_INT(lp_tok_bool(&lx, from[2], to[2]), 1);
 	LP_CHECK_INT(lp_tok_bool(&lx, from[3], to[3]), -1);
+	/*
+	 * Found by fuzz-lexer (tests/fuzz/corpus/lexer/args-past-close.c):
+	 * the inner group is paired with the #else branch's ')', after the
+	 * call's own; its argument ended there, past the call.
+	 */
+	lex("((\n#if\n))\n#else\n)\n#endif\n");
+	LP_CHECK_INT(lx.tok[0].match, 5);
+	LP_CHECK_INT(lp_tok_args(&lx, 0, from, to, 4), 1);
+	LP_CHECK_INT(from[0], 1);
+	LP_CHECK_INT(to[0], 5);
 }
 
 int main(void)

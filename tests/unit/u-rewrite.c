@@ -178,6 +178,23 @@ static void test_nested__both(void)
 		     "if (likely(a && (b)))");
 }
 
+/*
+ * Found by fuzz-lexer (tests/fuzz/corpus/lexer/if-else-brackets.c): where
+ * #if branches close the call apart, the lexer pairs its '(' with the last
+ * branch's ')', and a removal left the first branch one ')' too many.
+ */
+static void test_branches__close_apart(void)
+{
+	LP_CHECK_STR(REMOVE("\tif (likely(a\n#ifdef X\n\t    && b))\n"
+			    "#else\n\t    ))\n#endif\n", &hint_likely),
+		     "REFUSED: likely() at line 1 closes differently in #if "
+		     "branches");
+	/* a branch inside that closes once is no reason to refuse */
+	LP_CHECK(strncmp(REMOVE("\tif (likely(a\n#ifdef X\n\t    && b\n"
+				"#endif\n\t    ))\n", &hint_likely),
+			 "REFUSED", 7));
+}
+
 int main(void)
 {
 	LP_TEST(test_seed__mapping_unevictable);
@@ -191,6 +208,7 @@ int main(void)
 	LP_TEST(test_macro__body_edit);
 	LP_TEST(test_lexer__not_code);
 	LP_TEST(test_nested__both);
+	LP_TEST(test_branches__close_apart);
 	free(result);
 	return lp_test_done();
 }

@@ -656,8 +656,12 @@ int lp_tok_args(const struct lp_lexed *lx, size_t open, size_t *from,
 		size_t s = k;
 
 		while (k < close && !lp_tok_is(lx, k, ",")) {
+			/*
+			 * A group that #if branches close apart may be
+			 * paired past the call's end: never skip beyond it.
+			 */
 			if (lx->tok[k].match != LP_NO_MATCH &&
-			    lx->tok[k].match > k)
+			    lx->tok[k].match > k && lx->tok[k].match < close)
 				k = lx->tok[k].match;
 			k++;
 		}

@@ -195,6 +195,24 @@ static int flip_value(const struct lp_lexed *lx, size_t from, size_t to,
 	return 0;
 }
 
+/*
+ * Does a bracket inside the call pair with one outside it?  Where #if
+ * branches close the call apart ("likely(a\n#ifdef X\n))\n#else\n))"),
+ * the lexer pairs its '(' with the last branch's ')': an edit there would
+ * leave the other branch's ')' behind.
+ */
+static int crosses_branches(const struct lp_lexed *lx, size_t open,
+			    size_t close)
+{
+	size_t k;
+
+	for (k = open + 1; k < close; k++)
+		if (lx->tok[k].match != LP_NO_MATCH &&
+		    (lx->tok[k].match <= open || lx->tok[k].match >= close))
+			return 1;
+	return 0;
+}
+
 int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 	       enum lp_fix_action act, const char *partner,
 	       struct lp_edits *out, char **why)
@@ -210,6 +228,11 @@ int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 		return -1;
 	}
 	close = lx->tok[open].match;
+	if (crosses_branches(lx, open, close)) {
+		*why = lp_xstrfmt("%s() at line %u closes differently in "
+				  "#if branches", h->name, lx->tok[tok].line);
+		return -1;
+	}
 	n = lp_tok_args(lx, open, af, at, 8);
 	if (n != h->nargs || af[h->cond_arg] == at[h->cond_arg]) {
 		*why = lp_xstrfmt("%s() at line %u has %d argument%s, not %d",

@@ -1,0 +1,130 @@
+/*
+ * fuzz-profile.c - the profile reader on any bytes, and what follows a
+ * successful read: sort, write, merge and fold
+ *
+ * Properties checked (besides "no crash, no sanitizer report"):
+ *  - a failed read returns a documented error with a diagnostic and
+ *    leaves the profile empty; reading the same bytes twice appends the
+ *    same sites twice;
+ *  - every site read has a line from 1 to INT_MAX and an input line;
+ *  - the writer's output reads back as the same sites, and writing that
+ *    again gives the same bytes (fuzz_check_roundtrip());
+ *  - merging into an empty profile copies, merging a profile with
+ *    itself doubles every count (saturating) and adds no record;
+ *  - folding keeps the sums of the counts, never adds rows, writes
+ *    canonical paths and empty units, and folding a fold changes nothing.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fold.h"
+#include "fuzz.h"
+#include "profile.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_sites(const struct lp_profile *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct lp_prof_site *s = &p->sites[i];
+
+		FUZZ_CHECK(s->file && s->func && s->unit && s->cond);
+		FUZZ_CHECK(s->line >= 1 && s->line <= INT_MAX);
+		FUZZ_CHECK(s->src_line >= 1 && s->src_line <= len);
+	}
+}
+
+static void check_merge(const struct lp_profile *p)
+{
+	struct lp_profile m = LP_PROFILE_INIT;
+	size_t i;
+
+	FUZZ_CHECK(lp_profile_merge(&m, p) == 0);
+	FUZZ_CHECK(m.nr == p->nr);
+	/* the k-th record of a key pairs with the k-th: itself */
+	FUZZ_CHECK(lp_profile_merge(&m, &m) == 0);
+	FUZZ_CHECK(m.nr == p->nr);
+	for (i = 0; i < p->nr; i++) {
+		const struct lp_prof_site *a = &p->sites[i], *b = &m.sites[i];
+
+		FUZZ_CHECK(!strcmp(a->file, b->file) && a->line == b->line);
+		FUZZ_CHECK(b->correct == fuzz_sat_add(a->correct, a->correct));
+		FUZZ_CHECK(b->incorrect ==
+			   fuzz_sat_add(a->incorrect, a->incorrect));
+		FUZZ_CHECK(b->constant ==
+			   fuzz_sat_add(a->constant, a->constant));
+	}
+	lp_profile_release(&m);
+}
+
+static void sums(const struct lp_profile *p, uint64_t *sum)
+{
+	size_t i;
+
+	sum[0] = sum[1] = sum[2] = 0;
+	for (i = 0; i < p->nr; i++) {
+		sum[0] = fuzz_sat_add(sum[0], p->sites[i].correct);
+		sum[1] = fuzz_sat_add(sum[1], p->sites[i].incorrect);
+		sum[2] = fuzz_sat_add(sum[2], p->sites[i].constant);
+	}
+}
+
+static void check_fold(const struct lp_profile *p, enum lp_group g)
+{
+	struct lp_profile f = LP_PROFILE_INIT, ff = LP_PROFILE_INIT;
+	uint64_t in[3], out[3];
+	size_t i;
+
+	FUZZ_CHECK(lp_profile_fold(&f, p, g) == 0);
+	FUZZ_CHECK(f.nr <= p->nr);
+	FUZZ_CHECK(g != LP_GROUP_SITE || f.nr == p->nr);
+	sums(p, in);
+	sums(&f, out);
+	FUZZ_CHECK(!memcmp(in, out, sizeof(in)));
+	for (i = 0; g != LP_GROUP_SITE && i < f.nr; i++) {
+		char *canon = lp_path_canonical(f.sites[i].file);
+
+		FUZZ_CHECK(canon && !strcmp(canon, f.sites[i].file));
+		FUZZ_CHECK(!*f.sites[i].unit);
+		FUZZ_CHECK(g != LP_GROUP_FUNCTION || !*f.sites[i].cond);
+		free(canon);
+	}
+	FUZZ_CHECK(lp_profile_fold(&ff, &f, g) == 0);
+	FUZZ_CHECK(ff.nr == f.nr);
+	lp_profile_release(&ff);
+	lp_profile_release(&f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct lp_profile p = LP_PROFILE_INIT, twice = LP_PROFILE_INIT;
+	const char *buf = (const char *)data;
+	struct lp_diag diag;
+	size_t lines = 1, i;
+	int err;
+
+	err = lp_profile_read_buf(&p, "fuzz", buf, size, &diag);
+	fuzz_check_read(&p, err, &diag);
+	if (err)
+		return 0;
+	for (i = 0; i < size; i++)
+		lines += data[i] == '\n';
+	check_sites(&p, lines);
+	FUZZ_CHECK(p.name && !strcmp(p.name, "fuzz"));
+
+	FUZZ_CHECK(lp_profile_read_buf(&twice, NULL, buf, size, &diag) == 0);
+	FUZZ_CHECK(lp_profile_read_buf(&twice, NULL, buf, size, &diag) == 0);
+	FUZZ_CHECK(twice.nr == 2 * p.nr && twice.meta_nr == p.meta_nr);
+	lp_profile_release(&twice);
+
+	check_merge(&p);
+	check_fold(&p, LP_GROUP_SITE);
+	check_fold(&p, LP_GROUP_LINE);
+	check_fold(&p, LP_GROUP_FUNCTION);
+	fuzz_check_roundtrip(&p);
+	lp_profile_release(&p);
+	return 0;
+}
