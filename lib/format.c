@@ -248,7 +248,11 @@ void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
 	sink_putc(sink, '\t');
 	lp_sink_escaped(sink, unit);
 	sink_putc(sink, '\t');
-	lp_sink_cond(sink, cond);
+	/* only the runtime's text holds the header's expansion */
+	if (sink->unexpand)
+		lp_sink_cond(sink, cond);
+	else
+		lp_sink_escaped(sink, cond);
 	sink_putc(sink, '\n');
 }
 

@@ -147,6 +147,7 @@ struct lp_sink {
 	int (*flush)(struct lp_sink *sink);
 	void *opaque;                         /* for flush() */
 	int error;                            /* first flush error, sticky */
+	int unexpand;   /* lp_sink_site() writes cond with lp_sink_cond() */
 };
 
 /*! lp_sink_bytes() / lp_sink_str() / lp_sink_u64() / lp_sink_long() :

@@ -907,6 +907,7 @@ static int write_profile(int fd)
 	fs.sink.buf = dump_buf;
 	fs.sink.cap = sizeof(dump_buf);
 	fs.sink.flush = fd_flush;
+	fs.sink.unexpand = 1;
 	fs.fd = fd;
 	put_ulong(pid, sizeof(pid), &len, (unsigned long)getpid());
 

@@ -133,6 +133,24 @@ static void test_cond__nested_hint_unexpanded(void)
 		     "__builtin_expect(!!(b), 0)");
 }
 
+/* Only the runtime's sink unexpands: a tool writes back what it read. */
+static void test_record__unexpand_only_when_asked(void)
+{
+	struct mem m;
+	char buf[64];
+
+	mem_init(&m, buf, sizeof(buf));
+	lp_sink_site(&m.sink, 0, 0, 0, 1, "t.c", 1, "f", "u", INNER_C);
+	lp_sink_finish(&m.sink);
+	LP_CHECK(strstr(m.out, "__builtin_choose_expr") != NULL);
+	mem_init(&m, buf, sizeof(buf));
+	m.sink.unexpand = 1;
+	lp_sink_site(&m.sink, 0, 0, 0, 1, "t.c", 1, "f", "u", INNER_C);
+	lp_sink_finish(&m.sink);
+	LP_CHECK_STR(m.out, "site\t0\t0\t0\t1\tt.c\t1\tf\tu\t"
+		     "__builtin_expect(!!(b), 0)\n");
+}
+
 static void test_cond__plain_text_untouched(void)
 {
 	LP_CHECK_STR(cond_text("!!(p != 0)"), "!!(p != 0)");
@@ -154,5 +172,6 @@ int main(void)
 	LP_TEST(test_sink__error_is_sticky);
 	LP_TEST(test_cond__nested_hint_unexpanded);
 	LP_TEST(test_cond__plain_text_untouched);
+	LP_TEST(test_record__unexpand_only_when_asked);
 	return lp_test_done();
 }

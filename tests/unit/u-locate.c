@@ -85,9 +85,9 @@ static int place(struct lp_judged *v, size_t n, enum lp_prof_origin origin)
 	/* keep only what outlives the tree */
 	for (i = 0; i < n; i++) {
 		if (places[i].placed) {
-			size_t t = places[i].tok;
+			size_t tok = places[i].tok;
 
-			places[i].tok = places[i].file->lx.tok[t].line;
+			places[i].tok = places[i].file->lx.tok[tok].line;
 			places[i].expect = places[i].hint->expect;
 		}
 		places[i].file = NULL;
