@@ -70,6 +70,9 @@ int lp_inputs_read(struct lp_inputs *in, const struct lp_policy *pol,
 			lp_die("out of memory");
 		if (err)
 			return lp_error("%s", diag.msg);
+		/* as report says: nothing to judge is an error, not "fine" */
+		if (!in->profs[i].nr)
+			return lp_error("%s: no sites in profile", paths[i]);
 	}
 	err = lp_judge_profiles(&in->sites, pol, in->ptrs, n);
 	if (err == -LP_ENOMEM)
