@@ -1,0 +1,237 @@
+# annotations.awk - list the annotated branches of a C source tree
+#
+#   awk -f annotations.awk pass=1 FILES... pass=2 FILES...
+#
+# Pass 1 reads every #define and learns which macros end in
+# __builtin_expect: the builtin itself, then, until nothing changes, every
+# macro whose body names one of them (lz4's expect() and likely(), zstd's
+# LIKELY() and RETURN_ERROR_IF(), whose body holds an UNLIKELY()).  Pass 2
+# prints one line per call of such a name outside a #define:
+#
+#   call <TAB> file <TAB> first line <TAB> last line <TAB> name
+#
+# A compiler reports each of these calls at a line between the first (gcc:
+# where a macro call spanning lines starts) and the last (clang: where it
+# ends); a hint inside a macro's body is reported at the line of the
+# outermost call, which is why containers count as calls here.  Then one
+# line per learned name:
+#
+#   name <TAB> NAME
+#
+# Comments, string and character literals, other directives and `#if 0`
+# groups are skipped.  The lexer is a small one, enough for real code
+# bases, and names are global: a name defined with the builtin in one file
+# counts in all of them, so the list errs on the side of more lines.
+
+BEGIN {
+	FS = "\n"
+	is_expect["__builtin_expect"] = 1
+}
+
+FNR == 1 {
+	# a new file: reset the lexer
+	in_comment = 0; in_dir = 0; dir_cont = 0; skip0 = 0
+	depth = 0; top = 0; pending = ""
+	if (pass == 2 && !closed)
+		close_names()
+	if (pass == 2)
+		printf "file\t%s\n", FILENAME
+}
+
+function close_names(    changed, m, n, i, k, ids)
+{
+	closed = 1
+	do {
+		changed = 0
+		for (m in body) {
+			if (m in is_expect)
+				continue
+			n = split(body[m], ids, " ")
+			for (i = 1; i <= n; i++)
+				if (ids[i] in is_expect) {
+					is_expect[m] = 1
+					changed = 1
+					break
+				}
+		}
+	} while (changed)
+	for (k in is_expect)
+		names[k] = 1
+}
+
+# An identifier seen in code (pass 2, outside directives).
+function ident(id)
+{
+	if (pass == 2 && !skip0 && (id in is_expect)) {
+		pending = id
+		pending_line = FNR
+	}
+}
+
+# A punctuation character in code.
+function punct(c)
+{
+	if (pass != 2 || skip0)
+		return
+	if (c == "(") {
+		depth++
+		if (pending != "") {
+			top++
+			st_depth[top] = depth
+			st_line[top] = pending_line
+			st_name[top] = pending
+		}
+	} else if (c == ")") {
+		if (top > 0 && st_depth[top] == depth) {
+			printf "call\t%s\t%d\t%d\t%s\n", FILENAME, st_line[top], \
+				FNR, st_name[top]
+			top--
+		}
+		if (depth > 0)
+			depth--
+	}
+	pending = ""
+}
+
+# The start of a directive: its name and, for #define, the macro's name.
+function directive(rest,    name, m)
+{
+	sub(/^[ \t]*#[ \t]*/, "", rest)
+	match(rest, /^[A-Za-z_]+/)
+	name = substr(rest, 1, RLENGTH)
+	rest = substr(rest, RLENGTH + 1)
+	dir_kind = name
+	dir_macro = ""
+	if (name == "if" || name == "ifdef" || name == "ifndef") {
+		if (skip0)
+			skip0++
+		else if (rest ~ /^[ \t]+0[ \t]*(\/[\/*].*)?$/)
+			skip0 = 1
+	} else if (name == "endif") {
+		if (skip0)
+			skip0--
+	} else if ((name == "else" || name == "elif") && skip0 == 1) {
+		skip0 = 0
+	} else if (name == "define" && !skip0) {
+		sub(/^[ \t]+/, "", rest)
+		if (match(rest, /^[A-Za-z_][A-Za-z_0-9]*/)) {
+			m = substr(rest, 1, RLENGTH)
+			dir_macro = m
+			if (!(m in body))
+				body[m] = ""
+			return substr(rest, RLENGTH + 1)
+		}
+	}
+	return rest
+}
+
+# Lex one physical line of code or of a directive's text.
+function lex(s, in_directive,    i, n, c, c2, j, id)
+{
+	n = length(s)
+	i = 1
+	while (i <= n) {
+		c = substr(s, i, 1)
+		if (in_comment) {
+			j = index(substr(s, i), "*/")
+			if (!j)
+				return
+			in_comment = 0
+			i += j + 1
+			continue
+		}
+		c2 = substr(s, i, 2)
+		if (c2 == "/*") {
+			in_comment = 1
+			i += 2
+			continue
+		}
+		if (c2 == "//")
+			return
+		if (c == "\"" || c == "'") {
+			# a literal: to its closing quote, escapes skipped
+			for (j = i + 1; j <= n; j++) {
+				if (substr(s, j, 1) == "\\") {
+					j++
+					continue
+				}
+				if (substr(s, j, 1) == c)
+					break
+			}
+			i = j + 1
+			if (!in_directive)
+				pending = ""
+			continue
+		}
+		if (c ~ /[A-Za-z_]/) {
+			match(substr(s, i), /^[A-Za-z_][A-Za-z_0-9]*/)
+			id = substr(s, i, RLENGTH)
+			i += RLENGTH
+			if (in_directive) {
+				if (dir_macro != "")
+					body[dir_macro] = body[dir_macro] " " id
+			} else {
+				pending = ""
+				ident(id)
+			}
+			continue
+		}
+		if (c ~ /[0-9]/) {
+			match(substr(s, i), /^[0-9A-Za-z_.]+/)
+			i += RLENGTH
+			if (!in_directive)
+				pending = ""
+			continue
+		}
+		if (c == " " || c == "\t" || c == "\r" || c == "\f" || c == "\\") {
+			i++
+			continue
+		}
+		if (!in_directive)
+			punct(c)
+		i++
+	}
+}
+
+{
+	line = $0
+	if (dir_cont) {
+		# a continuation line of a directive
+		dir_cont = (line ~ /\\[ \t\r]*$/)
+		if (dir_kind == "define" && pass == 1 && !skip0)
+			lex(line, 1)
+		else if (dir_kind == "define" || dir_kind == "if")
+			lex_comments_only(line)
+		next
+	}
+	if (!in_comment && line ~ /^[ \t]*#/) {
+		dir_cont = (line ~ /\\[ \t\r]*$/)
+		rest = directive(line)
+		if (dir_kind == "define" && pass == 1 && !skip0)
+			lex(rest, 1)
+		else
+			lex_comments_only(rest)
+		next
+	}
+	if (skip0) {
+		lex_comments_only(line)
+		next
+	}
+	lex(line, 0)
+}
+
+# Only follow comments, so that a /* opened on a directive line is known.
+function lex_comments_only(s,    save)
+{
+	save = dir_macro
+	dir_macro = ""
+	lex(s, 1)
+	dir_macro = save
+}
+
+END {
+	if (!closed)
+		close_names()
+	for (k in names)
+		printf "name\t%s\n", k
+}
