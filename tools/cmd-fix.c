@@ -128,9 +128,9 @@ static void decide(struct fix_state *st)
 			continue;
 		if (fine) {
 			char *why = lp_xstrfmt(
-				"the %s() %s%s is right at %zu of its %zu "
+				"the %s()%s%s is right at %zu of its %zu "
 				"profiled uses", pl->hint->name,
-				pl->macro ? "in macro " : "",
+				pl->macro ? " in macro " : "",
 				pl->macro ? pl->macro : "", fine, k - i);
 
 			for (m = i; m < k; m++) {
