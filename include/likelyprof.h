@@ -291,6 +291,18 @@ void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site)
 }
 
 /*
+ * The expansion calls it under a second name bound to the same symbol.
+ * jemalloc renames every global symbol its objects define with macros
+ * (#define lp__enter_cold je_lp__enter_cold, made from nm's output) and
+ * includes them after this header: the name in the expansion would turn
+ * into an undeclared function.  No object defines this name, so nothing
+ * renames it.
+ */
+void lp__enter_cold_alias_(struct lp_counter *counter,
+			   const struct lp_site *site)
+	__asm__("lp__enter_cold");
+
+/*
  * Every unit registers its module at load and unload.  static, so each
  * unit has its own pair; the runtime ignores repeats.  Priority 101 runs
  * the constructor before, and the destructor after, the module's own
@@ -410,7 +422,7 @@ static void lp__unit_unload(void)
 		long LP_CAT(lp__val_, n) = (e);                              \
 		LP_COUNT_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), (long)(c), \
 			  __builtin_constant_p(LP_CAT(lp__val_, n)),         \
-			  lp__enter_cold(&LP_CAT(lp__ctr_, n),               \
+			  lp__enter_cold_alias_(&LP_CAT(lp__ctr_, n),        \
 					 &LP_CAT(lp__site_, n)));            \
 		LP_C_QUIET_END_                                              \
 		(__builtin_expect)(LP_CAT(lp__val_, n), (c));                \
