@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -928,6 +929,7 @@ static int write_profile(int fd)
 static int dump_locked(const char *path)
 {
 	static char final[PATH_MAX], tmp[PATH_MAX];
+	struct stat st;
 	size_t len;
 	int fd, err;
 
@@ -950,6 +952,24 @@ static int dump_locked(const char *path)
 	put_ulong(tmp, sizeof(tmp), &len, (unsigned long)getpid());
 
 	sum_counts();
+	/*
+	 * /dev/null, a FIFO, a terminal: written to as they are.  A rename
+	 * would replace the device node with a regular file.
+	 */
+	if (stat(final, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		fd = open(final, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			write_error("cannot write profile", final, errno);
+			return -LP_EIO;
+		}
+		err = write_profile(fd);
+		if (close(fd) < 0 && !err)
+			err = -LP_EIO;
+		if (err)
+			write_error("cannot write profile", final, errno);
+		return err;
+	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		write_error("cannot write profile", final, errno);

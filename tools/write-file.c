@@ -23,6 +23,7 @@ static int chmod_default(const char *path)
 int lp_write_profile_file(struct lp_profile *p, const char *path)
 {
 	size_t n = strlen(path);
+	struct stat st;
 	char *tmp;
 	FILE *f;
 	int fd, err, e;
@@ -32,6 +33,25 @@ int lp_write_profile_file(struct lp_profile *p, const char *path)
 			return lp_error("cannot write output: %s",
 					strerror(errno));
 		return 0;
+	}
+	/*
+	 * /dev/null, a FIFO: written to as they are; a rename would put a
+	 * regular file in the device's place.
+	 */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		f = fopen(path, "w");
+		if (!f)
+			return lp_error("cannot write '%s': %s", path,
+					strerror(errno));
+		err = lp_profile_write(p, f);
+		e = errno;
+		if (fclose(f) && !err) {
+			err = -1;
+			e = errno;
+		}
+		return err ? lp_error("cannot write '%s': %s", path,
+				      strerror(e)) : 0;
 	}
 	tmp = lp_xmalloc(n + 16);
 	memcpy(tmp, path, n);
