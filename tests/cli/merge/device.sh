@@ -7,7 +7,7 @@
 check_fifo() {
 	if [ -p "$1" ]; then echo "$2: still a FIFO"; else echo "$2: REPLACED"; fi
 }
-printf 'int main(void) { return (int)__builtin_expect(0, 0); }\n' > p.c
+printf 'int main(int c, char **v) { (void)v; return (int)__builtin_expect(c > 5, 0); }\n' > p.c
 "$LIKELYPROF" cc p.c -o p || exit 1
 mkfifo out
 cat out > got1 &
