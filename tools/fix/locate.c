@@ -206,6 +206,40 @@ static size_t prev_live(const struct lp_lexed *lx, size_t i)
 	return LP_NO_MATCH;
 }
 
+/* An identifier that may be an attribute macro: not a C keyword. */
+static int attr_word(const struct lp_lexed *lx, size_t i)
+{
+	return lx->tok[i].kind == LP_TOK_IDENT && !is_keyword(lx, i);
+}
+
+/*
+ * True when the identifier at @i follows a parameter list, maybe through
+ * other such words: ") A B" or ") A(x) B".  "struct s {" and "= {" do not.
+ */
+static int after_params(const struct lp_lexed *lx, size_t i)
+{
+	size_t k = prev_live(lx, i);
+
+	while (k != LP_NO_MATCH) {
+		if (lp_tok_is(lx, k, ")") && lx->tok[k].match != LP_NO_MATCH) {
+			size_t b = prev_live(lx, lx->tok[k].match);
+
+			/* "A(x)" before us is another attribute macro */
+			if (b != LP_NO_MATCH && attr_word(lx, b) &&
+			    prev_live(lx, b) != LP_NO_MATCH &&
+			    lp_tok_is(lx, prev_live(lx, b), ")")) {
+				k = prev_live(lx, b);
+				continue;
+			}
+			return 1;
+		}
+		if (!attr_word(lx, k))
+			return 0;
+		k = prev_live(lx, k);
+	}
+	return 0;
+}
+
 /*
  * Function definitions: "name ( ... ) [attributes, const, K&R
  * declarations are not handled] {" at file scope.  extern "C" and
@@ -240,12 +274,23 @@ static void find_functions(struct lp_srcfile *f)
 					k = prev_live(lx, b);
 					continue;
 				}
+				/* ") ATTR(x) {": a project's attribute macro */
+				if (b != LP_NO_MATCH && attr_word(lx, b) &&
+				    after_params(lx, b)) {
+					k = prev_live(lx, b);
+					continue;
+				}
 				break;
 			}
 			if (lp_tok_is(lx, k, "const") ||
 			    lp_tok_is(lx, k, "override") ||
 			    lp_tok_is(lx, k, "final") ||
 			    lp_tok_is(lx, k, "noexcept")) {
+				k = prev_live(lx, k);
+				continue;
+			}
+			/* ") mi_attr_noexcept {", ") __THROW {" */
+			if (attr_word(lx, k) && after_params(lx, k)) {
 				k = prev_live(lx, k);
 				continue;
 			}
