@@ -448,7 +448,8 @@ int cmd_cc(int argc, const char **argv)
 	struct args plain = { NULL, 0, 0 }, full = { NULL, 0, 0 };
 	struct mode m;
 	int i, instrument, link, status;
-	char tmpl[] = "/tmp/likelyprof-cc-XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmpl;
 	int err_fd;
 
 	if (lp_wants_help(argc, argv) && (!strcmp(name, "cc") ||
@@ -536,12 +537,16 @@ int cmd_cc(int argc, const char **argv)
 		args_push(&full, "-fdiagnostics-color=always");
 		args_push(&plain, "-fdiagnostics-color=always");
 	}
+	tmpl = lp_xstrfmt("%s/likelyprof-cc-XXXXXX",
+			  tmpdir && *tmpdir ? tmpdir : "/tmp");
 	err_fd = mkstemp(tmpl);
+	if (err_fd >= 0)
+		unlink(tmpl);
+	free(tmpl);
 	if (err_fd < 0) {
 		status = run(&full, -1);
 		goto out;
 	}
-	unlink(tmpl);
 	status = run(&full, err_fd);
 	if (status && file_scope_failure(err_fd)) {
 		lp_note("%s: __builtin_expect outside a function; "
