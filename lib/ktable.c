@@ -51,13 +51,14 @@ static int cmp_u64(uint64_t a, uint64_t b)
  */
 static uint64_t prefix8(const char *s)
 {
-	unsigned char b[8] = { 0 };
-	size_t n = strnlen(s, 8), i;
 	uint64_t v = 0;
+	int i;
 
-	memcpy(b, s, n);
-	for (i = 0; i < 8; i++)
-		v = v << 8 | b[i];
+	for (i = 0; i < 8; i++) {
+		v <<= 8;
+		if (*s)         /* stays on the NUL: zeros pad the rest */
+			v |= (unsigned char)*s++;
+	}
 	return v;
 }
 
@@ -88,24 +89,29 @@ static int cmp_same_percent(const struct lp_kernel_key *ka,
 		return c;
 	if (ka->func8 != kb->func8)
 		return ka->func8 < kb->func8 ? -1 : 1;
-	if ((ka->func8 & 0xff) && (c = strcmp(a->func, b->func)))
+	/*
+	 * The reader gives neighbouring records one copy of a string they
+	 * share, so equal pointers spare most of the string compares.
+	 */
+	if ((ka->func8 & 0xff) && a->func != b->func &&
+	    (c = strcmp(a->func, b->func)))
 		return c;
 	if (ka->base8 != kb->base8)
 		return ka->base8 < kb->base8 ? -1 : 1;
-	if ((ka->base8 & 0xff) &&
+	if ((ka->base8 & 0xff) && a->file != b->file &&
 	    (c = strcmp(lp_path_base(a->file), lp_path_base(b->file))))
 		return c;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	if ((c = strcmp(a->file, b->file)))
+	if (a->file != b->file && (c = strcmp(a->file, b->file)))
 		return c;
 	if (a->expect != b->expect)
 		return a->expect < b->expect ? -1 : 1;
 	if ((c = cmp_u64(a->constant, b->constant)))
 		return c;
-	if ((c = strcmp(a->unit, b->unit)))
+	if (a->unit != b->unit && (c = strcmp(a->unit, b->unit)))
 		return c;
-	return strcmp(a->cond, b->cond);
+	return a->cond == b->cond ? 0 : strcmp(a->cond, b->cond);
 }
 
 int lp_kernel_key_cmp(const void *pa, const void *pb)
