@@ -46,17 +46,19 @@ void *realloc(void *p, size_t n)
 	return __libc_realloc(p, n);
 }
 
-/* a call the compiler cannot pair away with its free */
-static void *volatile sink;
-
 static void *worker(void *arg)
 {
 	int i;
 
 	(void)arg;
 	for (i = 0; i < 1000; i++) {
-		sink = malloc(32);
-		free(sink);
+		/*
+		 * volatile: a call the compiler cannot pair away with its
+		 * free; per thread, or two threads would free one block
+		 */
+		void *volatile block = malloc(32);
+
+		free(block);
 	}
 	return NULL;
 }
