@@ -165,7 +165,11 @@ static void print_json(const struct entry *e, int first)
 	       (unsigned long long)j->evals, pct, j->profiles_right,
 	       j->profiles_wrong);
 	json_str(s->file);
-	printf(", \"profile_line\": %ld", s->line);
+	printf(", \"profile_line\": %ld, \"condition\": ", s->line);
+	if (s->cond && *s->cond)
+		json_str(s->cond);
+	else
+		printf("null");         /* kernel tables do not say */
 	if (e->pl && !e->pl->placed && e->pl->reason) {
 		printf(", \"not_found\": ");
 		json_str(e->pl->reason);

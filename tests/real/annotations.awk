@@ -5,8 +5,10 @@
 # Pass 1 reads every #define and learns which macros end in
 # __builtin_expect: the builtin itself, then, until nothing changes, every
 # macro whose body names one of them (lz4's expect() and likely(), zstd's
-# LIKELY() and RETURN_ERROR_IF(), whose body holds an UNLIKELY()).  Pass 2
-# prints one line per call of such a name outside a #define:
+# LIKELY() and RETURN_ERROR_IF(), whose body holds an UNLIKELY(), and
+# object-like ones such as jemalloc's HOOK_PROLOGUE).  Pass 2 prints one
+# line per call of such a name outside a #define (for an object-like
+# macro, each use):
 #
 #   call <TAB> file <TAB> first line <TAB> last line <TAB> name
 #
@@ -62,10 +64,15 @@ function close_names(    changed, m, n, i, k, ids)
 # An identifier seen in code (pass 2, outside directives).
 function ident(id)
 {
-	if (pass == 2 && !skip0 && (id in is_expect)) {
-		pending = id
-		pending_line = FNR
+	if (pass != 2 || skip0 || !(id in is_expect))
+		return
+	if ((id in objlike) && !(id in funclike)) {
+		# jemalloc's HOOK_PROLOGUE, TSD_DATA_FAST: a call without (
+		printf "call\t%s\t%d\t%d\t%s\n", FILENAME, FNR, FNR, id
+		return
 	}
+	pending = id
+	pending_line = FNR
 }
 
 # A punctuation character in code.
@@ -117,6 +124,10 @@ function directive(rest,    name, m)
 		if (match(rest, /^[A-Za-z_][A-Za-z_0-9]*/)) {
 			m = substr(rest, 1, RLENGTH)
 			dir_macro = m
+			if (substr(rest, RLENGTH + 1, 1) == "(")
+				funclike[m] = 1
+			else
+				objlike[m] = 1
 			if (!(m in body))
 				body[m] = ""
 			return substr(rest, RLENGTH + 1)

@@ -170,7 +170,9 @@ fetch() {
 unpack() {
 	rm -rf "$2" "$2.tmp"
 	mkdir -p "$2.tmp" &&
-	tar -xf "$1" -C "$2.tmp" || return 1
+	# as root, tar would keep the archive's owners, and git refuses to
+	# work in a tree that another user owns
+	tar --no-same-owner -xf "$1" -C "$2.tmp" || return 1
 	set -- "$2" "$2.tmp"/*
 	[ $# -eq 2 ] && [ -d "$2" ] || return 1
 	mv "$2" "$1" && rmdir "$1.tmp"

@@ -371,11 +371,11 @@ project_steps() {
 		pass "check --src places its $flagged sites in the tree"
 	fi
 	# Placed in the tree, the copies of one annotation are one site
-	# (likelyprof-check.md, "The verdicts"): a line that holds one
-	# annotation must not be judged twice.
-	sed -n 's/^ *{"file": "\([^"]*\)", "line": \([0-9]*\),.*/\1	\2/p' \
+	# (likelyprof-check.md, "The verdicts"): one hint of one line must
+	# not be judged twice.
+	sed -n 's/^ *{"file": "\([^"]*\)", "line": \([0-9]*\), "function": "\([^"]*\)",.*"condition": \(null\|"\([^"\\]\|\\.\)*"\).*/\1	\2	\3	\4/p' \
 		"$L/check-src" | sed "s|^$W/instr/||" |
-		awk -f "$HERE/twice.awk" "$L/annotations" - > "$L/check-twice"
+		awk -f "$HERE/twice.awk" > "$L/check-twice"
 	if [ -s "$L/check-twice" ]; then
 		n=$(wc -l < "$L/check-twice")
 		fail "check --src judges $n annotations more than once" \
