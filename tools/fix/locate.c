@@ -1065,22 +1065,46 @@ static int func_matches(const char *have, const char *want, int kernel)
 	return kernel && n == 30 && !strncmp(have, want, n);
 }
 
+/*
+ * The name in the source of @f (loaded) of the function the profile calls
+ * @want: @want itself when @f defines it; else the one name that @want
+ * ends in after a '_' (jemalloc's private_namespace.h renames free_default
+ * to je_free_default by a macro, and __func__ says the new name); else
+ * NULL.
+ */
+static const char *source_func_name(const struct lp_srcfile *f,
+				    const char *want, int kernel)
+{
+	const char *tail = NULL;
+	size_t i, wl = strlen(want);
+
+	for (i = 0; i < f->nfuncs; i++)
+		if (func_matches(f->funcs[i].name, want, kernel))
+			return want;
+	for (i = 0; i < f->nfuncs; i++) {
+		const char *have = f->funcs[i].name;
+		size_t hl = strlen(have);
+
+		if (hl + 1 >= wl || want[wl - hl - 1] != '_' ||
+		    strcmp(want + wl - hl, have))
+			continue;
+		if (tail && strcmp(tail, have))
+			return NULL;    /* a_b_c: b_c or c? say none */
+		tail = have;
+	}
+	return tail;
+}
+
 static int defines(struct lp_tree *t, struct lp_srcfile *f, const char *func,
 		   int kernel)
 {
 	char *err = NULL;
-	size_t i;
 
 	if (lp_srcfile_load(t, f, &err)) {
 		free(err);
 		return 0;
 	}
-	if (!*func)
-		return 1;
-	for (i = 0; i < f->nfuncs; i++)
-		if (func_matches(f->funcs[i].name, func, kernel))
-			return 1;
-	return 0;
+	return !*func || source_func_name(f, func, kernel) != NULL;
 }
 
 /*
@@ -1542,6 +1566,7 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		for (k = 0; k < ngroups; k++) {
 			struct group *g = &groups[k];
 			struct slots S = { NULL, 0, 0 };
+			const char *name;
 			char *err = NULL;
 
 			if (lp_srcfile_load(t, g->file, &err)) {
@@ -1553,10 +1578,12 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 			}
 			qsort_r(g->idx, g->n, sizeof(size_t), cmp_line_idx,
 				(void *)J);
-			for (i = 0; i < g->file->nfuncs; i++)
-				if (!*g->func ||
+			name = *g->func ? source_func_name(g->file, g->func,
+							   kernel) : "";
+			for (i = 0; name && i < g->file->nfuncs; i++)
+				if (!*name ||
 				    func_matches(g->file->funcs[i].name,
-						 g->func, kernel))
+						 name, kernel))
 					function_slots(t, g->file,
 						       &g->file->funcs[i], &S);
 			if (pass == 1)
