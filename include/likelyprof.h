@@ -184,6 +184,12 @@ LP_API int likelyprof_reset(void);
 
 /* The expected value when the second argument was not a constant. */
 #define LP_EXPECT_UNKNOWN (-0x7fffffffL - 1)
+/*
+ * The expected value of an `if` that carries no annotation (all-branches
+ * mode): correct counts the times it was false, incorrect the times it was
+ * true, as the kernel's branch_all overlays miss and hit.
+ */
+#define LP_EXPECT_IF (LP_EXPECT_UNKNOWN + 1)
 
 /*
  * One record per annotated site, built by the compiler, read-only.  In C
@@ -196,7 +202,7 @@ struct __attribute__((aligned(8))) lp_site {
 	const char *func;    /* __func__ */
 	const char *cond;    /* the first argument's text, after expansion */
 	const char *unit;    /* __BASE_FILE__: the translation unit */
-	long expect;         /* the second argument, or LP_EXPECT_UNKNOWN */
+	long expect;         /* the second argument, LP_EXPECT_UNKNOWN or _IF */
 	unsigned int line;   /* __LINE__ */
 	unsigned int abi;    /* LP_SITE_ABI */
 };
@@ -406,27 +412,35 @@ static void lp__unit_unload(void)
  * do not shadow each other.  The record and counter carry no "used"
  * attribute: a site whose code the compiler drops (or that sits in the
  * branch __builtin_choose_expr did not take) leaves no record behind.
+ * @plain is what an integer constant expression becomes; @val the value
+ * counted; @expect the record's expected value; @kind (EXPECT or IF) what
+ * the site gives back: the value through the real builtin, or as it is.
  */
-#define LP_EXPECT_C_(e, c, n)                                                \
-	__builtin_choose_expr(LP_IS_ICE_(e), (__builtin_expect)((e), (c)),   \
+#define LP_SITE_C_(e, plain, val, c, expect, kind, n)                       \
+	__builtin_choose_expr(LP_IS_ICE_(e), plain,                          \
 	__extension__ ({                                                     \
 		LP_C_QUIET_BEGIN_                                            \
 		static const struct lp_site LP_CAT(lp__site_, n)             \
 		__attribute__((section("lp_sites"), aligned(8))) = {          \
-			__FILE__, __func__, #e, __BASE_FILE__,               \
-			__builtin_constant_p(c) ? (long)(c)                  \
-						: LP_EXPECT_UNKNOWN,         \
+			__FILE__, __func__, #e, __BASE_FILE__, expect,       \
 			__LINE__, LP_SITE_ABI };                             \
 		static __thread struct lp_counter LP_CAT(lp__ctr_, n) =      \
 			LP_COUNTER_INIT;                                     \
-		long LP_CAT(lp__val_, n) = (e);                              \
+		long LP_CAT(lp__val_, n) = (val);                            \
 		LP_COUNT_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), (long)(c), \
 			  __builtin_constant_p(LP_CAT(lp__val_, n)),         \
 			  lp__enter_cold_alias_(&LP_CAT(lp__ctr_, n),        \
 					 &LP_CAT(lp__site_, n)));            \
 		LP_C_QUIET_END_                                              \
-		(__builtin_expect)(LP_CAT(lp__val_, n), (c));                \
+		LP_RESULT_##kind##_(LP_CAT(lp__val_, n), (c));               \
 	}))
+#define LP_RESULT_EXPECT_(v, c) (__builtin_expect)((v), (c))
+#define LP_RESULT_IF_(v, c) (v)
+
+#define LP_EXPECT_C_(e, c, n)                                                \
+	LP_SITE_C_(e, (__builtin_expect)((e), (c)), (e), c,                  \
+		   __builtin_constant_p(c) ? (long)(c) : LP_EXPECT_UNKNOWN,  \
+		   EXPECT, n)
 
 /*
  * clang reports a static counter inside a C99 inline function of the
@@ -443,6 +457,32 @@ static void lp__unit_unload(void)
 #endif
 
 #define __builtin_expect(e, c) LP_EXPECT_C_(e, c, __COUNTER__)
+
+/*
+ * All-branches mode (-DLIKELYPROF_ALL_BRANCHES), the kernel's
+ * CONFIG_PROFILE_ALL_BRANCHES: every `if` of the unit is a site too, with
+ * expect "if", and keeps its meaning (no hint is added).  `if` becomes a
+ * macro, so from here on no macro of this header may use the keyword:
+ * expanded outside an `if`, it would count itself.  The condition may hold
+ * commas, hence the variadic form.  C only: C++'s `if (init; cond)` and
+ * `if constexpr` cannot be wrapped.
+ */
+#ifdef LIKELYPROF_ALL_BRANCHES
+#undef LP_COUNT_
+#define LP_COUNT_(ctr, v, c, is_const, enter)                           \
+	((is_const) ?                                                   \
+	 (((__builtin_expect)(LP_INC_((ctr).constant), 0) |             \
+	   (__builtin_expect)(LP_INC_((ctr).correct), 0)) ?             \
+	  (enter) : (void)0) :                                          \
+	 ((v) == (c)) ?                                                 \
+	 ((void)LP_PIN_(v, c),                                          \
+	  (__builtin_expect)(LP_INC_((ctr).correct), 0) ?               \
+	  (enter) : (void)0) :                                          \
+	 ((__builtin_expect)(LP_INC_((ctr).incorrect), 0) ?             \
+	  (enter) : (void)0))
+#define LP_IF_C_(e, n) LP_SITE_C_(e, (e), !!(e), 0, LP_EXPECT_IF, IF, n)
+#define if(...) if (LP_IF_C_((__VA_ARGS__), __COUNTER__))
+#endif
 
 #else /* __cplusplus */
 

@@ -28,7 +28,6 @@
 #define LP_PROFILE_MAGIC "likelyprof-profile"
 
 /* expect values that are not numbers */
-#define LP_EXPECT_IF (LP_EXPECT_UNKNOWN + 1) /* unannotated branch ("if") */
 
 /* Where a profile came from, so reports can say what they show. */
 enum lp_prof_origin {

@@ -242,6 +242,28 @@ static void print_kernel(const struct lp_kernel_key *rows, size_t nr,
 	fwrite(buf, 1, len, stdout);
 }
 
+/*
+ * A profile of the all-branches mode holds both kinds of site; the kernel
+ * shows them in two files, branch_annotated and branch_all, so the report
+ * prints two tables.  Moves the rows of unannotated branches behind the
+ * others, each part in its order; returns how many rows come first.
+ */
+static size_t annotated_first(struct lp_kernel_key *rows, size_t nr)
+{
+	struct lp_kernel_key *tail = lp_xmalloc((nr ? nr : 1) * sizeof(*tail));
+	size_t i, head = 0, ntail = 0;
+
+	for (i = 0; i < nr; i++) {
+		if (rows[i].site->expect == LP_EXPECT_IF)
+			tail[ntail++] = rows[i];
+		else
+			rows[head++] = rows[i];
+	}
+	memcpy(rows + head, tail, ntail * sizeof(*tail));
+	free(tail);
+	return head;
+}
+
 /*-************************************
  *  Options and main
  **************************************/
@@ -296,13 +318,19 @@ static int parse_options(int argc, const char **argv,
 	return i;
 }
 
+/* --top N: how many of @nr rows a table shows. */
+static size_t top(const struct report_opts *o, size_t nr)
+{
+	return o->have_top && o->top < nr ? (size_t)o->top : nr;
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	struct report_opts o = { FMT_KERNEL, LP_GROUP_SITE, 0, 0, 0 };
 	struct lp_profile all = LP_PROFILE_INIT, folded = LP_PROFILE_INIT;
 	const struct lp_profile *view = &all;
 	struct lp_kernel_key *rows;
-	size_t i, nr = 0;
+	size_t i, nr = 0, head;
 	int first, j;
 
 	for (j = 1; j < argc && strcmp(argv[j], "--"); j++) {
@@ -344,8 +372,16 @@ int cmd_report(int argc, const char **argv)
 		lp_kernel_key_init(&rows[nr++], s);
 	}
 	lp_kernel_sort(rows, nr);
-	if (o.have_top && o.top < nr)
-		nr = (size_t)o.top;
+	if (o.format == FMT_KERNEL && !all_branches(&all) &&
+	    (head = annotated_first(rows, nr)) < nr) {
+		size_t tail = nr - head;
+
+		print_kernel(rows, top(&o, head), 0);
+		fputs("\n", stdout);
+		print_kernel(rows + head, top(&o, tail), 1);
+		goto out;
+	}
+	nr = top(&o, nr);
 	switch (o.format) {
 	case FMT_KERNEL:
 		print_kernel(rows, nr, all_branches(&all));
@@ -357,6 +393,7 @@ int cmd_report(int argc, const char **argv)
 		print_json(rows, nr);
 		break;
 	}
+out:
 	free(rows);
 	lp_profile_release(&folded);
 	lp_profile_release(&all);
