@@ -10,6 +10,7 @@
 
 #include "fold.h"
 #include "keymap.h"
+#include "internal.h"
 #include "policy.h"
 
 int lp_policy_check(const struct lp_policy *pol)
@@ -35,11 +36,6 @@ static int at_least(uint64_t part, uint64_t whole, double pct)
 	return lhs >= rhs;
 }
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
-
 /* Only a yes/no expectation has an opposite to flip to. */
 static int flippable(long expect)
 {
@@ -55,7 +51,7 @@ static enum lp_verdict judge_counts(const struct lp_policy *pol,
 				    const struct lp_counts *c, long expect,
 				    uint64_t *evals, uint64_t *right)
 {
-	uint64_t all = add_sat(c->correct, c->incorrect);
+	uint64_t all = lp_sat_add(c->correct, c->incorrect);
 	uint64_t konst = c->constant < c->correct ? c->constant : c->correct;
 
 	*evals = all - konst;
@@ -83,11 +79,11 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++) {
-		out->total.correct = add_sat(out->total.correct,
+		out->total.correct = lp_sat_add(out->total.correct,
 					     per[i].correct);
-		out->total.incorrect = add_sat(out->total.incorrect,
+		out->total.incorrect = lp_sat_add(out->total.incorrect,
 					       per[i].incorrect);
-		out->total.constant = add_sat(out->total.constant,
+		out->total.constant = lp_sat_add(out->total.constant,
 					      per[i].constant);
 	}
 	v = judge_counts(pol, &out->total, expect, &out->evals, &out->right);
@@ -338,11 +334,11 @@ static int fold_copies(struct lp_judged_list *out, size_t *of, size_t nof)
 		if (into[k] == k)
 			continue;
 		for (p = 0; p < out->nprof; p++) {
-			to->per[p].correct = add_sat(to->per[p].correct,
+			to->per[p].correct = lp_sat_add(to->per[p].correct,
 						     from->per[p].correct);
-			to->per[p].incorrect = add_sat(to->per[p].incorrect,
+			to->per[p].incorrect = lp_sat_add(to->per[p].incorrect,
 						       from->per[p].incorrect);
-			to->per[p].constant = add_sat(to->per[p].constant,
+			to->per[p].constant = lp_sat_add(to->per[p].constant,
 						      from->per[p].constant);
 		}
 		to->nrows += from->nrows;
@@ -401,9 +397,9 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 			if (ret)
 				goto out;
 			c = &out->v[of[r]].per[i];
-			c->correct = add_sat(c->correct, row->correct);
-			c->incorrect = add_sat(c->incorrect, row->incorrect);
-			c->constant = add_sat(c->constant, row->constant);
+			c->correct = lp_sat_add(c->correct, row->correct);
+			c->incorrect = lp_sat_add(c->incorrect, row->incorrect);
+			c->constant = lp_sat_add(c->constant, row->constant);
 			out->v[of[r]].nrows++;
 		}
 	}

@@ -17,6 +17,7 @@
 #include "fix/locate.h"
 #include "fix/rewrite.h"
 #include "ktable.h"
+#include "suggest.h"
 #include "usage.h"
 
 static const char check_usage[] =
@@ -34,7 +35,12 @@ static const char check_usage[] =
 	"   --src DIR         find the sites in the source tree DIR: its\n"
 	"                     paths, current lines and spellings\n"
 	"   --format json     one JSON object with every site and a summary\n"
-	"   --all             also list the sites that need no change\n";
+	"   --all             also list the sites that need no change\n"
+	"   --suggest-at PCT  with all-branches profiles: suggest a hint for\n"
+	"                     an unannotated if that went one way at least\n"
+	"                     PCT% of the time (default 99.9)\n"
+	"   --suggest-min N   ... and ran at least N times "
+	"(default 1000000)\n";
 
 /* One line of output. */
 struct entry {
@@ -177,6 +183,53 @@ static void print_json(const struct entry *e, int first)
 	printf("}");
 }
 
+/* Hundredths of a percent, rounded down: 99.95% never reads as 100%. */
+static void print_share(uint64_t part, uint64_t whole)
+{
+	unsigned long long h = (unsigned long long)
+		((unsigned __int128)part * 10000 / whole);
+
+	printf("%llu.%02llu%%", h / 100, h % 100);
+}
+
+/* A condition on one line, control characters as spaces. */
+static void print_cond(const char *c)
+{
+	for (; c && *c; c++)
+		putchar((unsigned char)*c < 0x20 ? ' ' : *c);
+}
+
+static void print_suggestion_text(const struct lp_suggestion *s)
+{
+	uint64_t evals = s->taken + s->not_taken;
+
+	printf("%s:%ld: note: if", s->file, s->line);
+	if (s->cond && *s->cond) {      /* kernel tables do not say */
+		putchar(' ');
+		print_cond(s->cond);
+	}
+	if (s->func && *s->func)
+		printf(" in %s()", s->func);
+	printf(" was %s ", s->likely ? "true" : "false");
+	print_share(s->likely ? s->taken : s->not_taken, evals);
+	printf(" of %llu times; consider %s() [likelyprof-suggest]\n",
+	       (unsigned long long)evals, s->likely ? "likely" : "unlikely");
+}
+
+static void print_suggestion_json(const struct lp_suggestion *s, int first)
+{
+	printf("%s\n    {\"suggest\": \"%s\", \"file\": ", first ? "" : ",",
+	       s->likely ? "likely" : "unlikely");
+	json_str(s->file);
+	printf(", \"line\": %ld, \"function\": ", s->line);
+	json_str(s->func);
+	printf(", \"condition\": ");
+	json_str(s->cond);
+	printf(", \"true\": %llu, \"false\": %llu}",
+	       (unsigned long long)s->taken,
+	       (unsigned long long)s->not_taken);
+}
+
 int cmd_check(int argc, const char **argv)
 {
 	struct lp_policy pol = LP_POLICY_INIT;
@@ -188,6 +241,9 @@ int cmd_check(int argc, const char **argv)
 	const char *src = NULL, *v;
 	size_t nfiles = 0, n = 0, i, count[6] = { 0 };
 	int all = 0, json = 0, ret;
+	double suggest_at = LP_SUGGEST_AT;
+	unsigned long long suggest_min = LP_SUGGEST_MIN;
+	struct lp_suggestions sug = LP_SUGGESTIONS_INIT;
 
 	if (lp_wants_help(argc, argv)) {
 		fputs(check_usage, stdout);
@@ -208,6 +264,17 @@ int cmd_check(int argc, const char **argv)
 			else if (strcmp(v, "text"))
 				lp_usage_error(check_usage, "unknown format "
 					       "'%s'", v);
+		} else if ((v = lp_option_value(argc, argv, &k,
+						"--suggest-at", check_usage))) {
+			suggest_at = lp_parse_percent("--suggest-at", v,
+						      check_usage);
+			if (suggest_at <= 50.0)
+				lp_usage_error(check_usage, "--suggest-at must "
+					       "be above 50");
+		} else if ((v = lp_option_value(argc, argv, &k, "--suggest-min",
+						check_usage))) {
+			suggest_min = lp_parse_count("--suggest-min", v,
+						     check_usage);
 		} else if (!strcmp(argv[k], "--all")) {
 			all = 1;
 		} else if (!strcmp(argv[k], "--")) {
@@ -242,6 +309,8 @@ int cmd_check(int argc, const char **argv)
 		places = lp_xcalloc(in.sites.nr + 1, sizeof(*places));
 		lp_tree_place(tree, &in.sites, places);
 	}
+	if (lp_suggest(&sug, in.ptrs, in.n, suggest_at, suggest_min) < 0)
+		lp_die("out of memory");
 	e = lp_xcalloc(in.sites.nr + 1, sizeof(*e));
 	for (i = 0; i < in.sites.nr; i++) {
 		const struct lp_judged *s = &in.sites.v[i];
@@ -271,26 +340,46 @@ int cmd_check(int argc, const char **argv)
 			print_text(&e[i], tree);
 		free(e[i].path);
 	}
-	if (json)
-		printf("%s  ],\n  \"summary\": {\"sites\": %zu, \"remove\": "
+	if (json) {
+		printf("%s  ],\n", n ? "\n" : "");
+		/* only all-branches profiles have branches to speak of */
+		if (sug.branches) {
+			printf("  \"suggestions\": [");
+			for (i = 0; i < sug.nr; i++)
+				print_suggestion_json(&sug.v[i], !i);
+			printf("%s  ],\n", sug.nr ? "\n" : "");
+		}
+		printf("  \"summary\": {\"sites\": %zu, \"remove\": "
 		       "%zu, \"flip\": %zu, \"fine\": %zu, \"few\": %zu, "
-		       "\"constant\": %zu, \"never\": %zu}\n}\n", n ? "\n" : "",
+		       "\"constant\": %zu, \"never\": %zu",
 		       in.sites.nr, count[LP_VERDICT_REMOVE],
 		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
 		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
 		       count[LP_VERDICT_NEVER]);
-	else
+		if (sug.branches)
+			printf(", \"branches\": %zu, \"suggestions\": %zu",
+			       sug.branches, sug.nr);
+		printf("}\n}\n");
+	} else {
+		for (i = 0; i < sug.nr; i++)
+			print_suggestion_text(&sug.v[i]);
 		printf("likelyprof: %zu of %zu sites to change (%zu remove, "
 		       "%zu flip); %zu fine, %zu too few evaluations, "
-		       "%zu constant, %zu never run\n",
+		       "%zu constant, %zu never run",
 		       count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
 		       in.sites.nr, count[LP_VERDICT_REMOVE],
 		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
 		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
 		       count[LP_VERDICT_NEVER]);
+		if (sug.branches)
+			printf("; %zu of %zu unannotated branches could "
+			       "take a hint", sug.nr, sug.branches);
+		putchar('\n');
+	}
 	ret = count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP] ?
 		LP_EXIT_FINDINGS : LP_EXIT_OK;
 	free(e);
+	lp_suggestions_release(&sug);
 	if (places)
 		lp_place_release(places, in.sites.nr);
 	free(places);
