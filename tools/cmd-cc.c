@@ -37,6 +37,7 @@ static const char usage_cc[] =
 	"   make CC=\"likelyprof cc\"\n"
 	"   cmake -DCMAKE_C_COMPILER_LAUNCHER=likelyprof \\\n"
 	"         -DCMAKE_C_LINKER_LAUNCHER=likelyprof ..\n"
+	"With -DLIKELYPROF_ALL_BRANCHES, every if of C code is counted too.\n"
 	"Environment: LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override\n"
 	"where the header and the runtime are found.\n";
 

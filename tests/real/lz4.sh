@@ -9,6 +9,8 @@
 pkg=lz4
 # where annotations are counted: everything the build compiles
 annot_dirs="lib programs tests"
+# also built and run in all-branches mode (every if counted)
+all_branches=yes
 
 # build: in the tree, the tool and the test programs; CC only when
 # LP_REAL_CC says (the instrumented build).

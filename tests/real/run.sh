@@ -176,10 +176,10 @@ apply_series() {
 project_steps() {
 	W=$REAL_DIR/work/$name
 	L=$W/logs
-	pkg= annot_dirs=
+	pkg= annot_dirs= all_branches=no
 	. "$HERE/$name.sh"
 	mkdir -p "$L"
-	rm -rf "$W/instr" "$W/fixed" "$W/stress" "$W/series" "$W/runs" \
+	rm -rf "$W/instr" "$W/fixed" "$W/stress" "$W/series" "$W/allbr" \
 		"$L"/*
 	mkdir -p "$W/runs"
 	echo "== $name (Debian source package $pkg)"
@@ -416,6 +416,62 @@ project_steps() {
 		apply_series stress "$stress" || return
 	elif [ "$nstress" -gt 0 ]; then
 		note "stress series: the same changes as the default one"
+	fi
+	[ "${all_branches:-no}" = yes ] && all_branches_steps
+}
+
+# all_branches_steps: the project built again with
+# -DLIKELYPROF_ALL_BRANCHES, so every if is counted too; it must build
+# with no warning added, give the plain build's outputs, count if sites
+# besides the hints, and check must read it.
+all_branches_steps() {
+	LP_REAL_CC="$LIKELYPROF cc -DLIKELYPROF_ALL_BRANCHES"
+	fresh_copy "$W/pristine" "$W/allbr"
+	if ! run_build "$W/allbr" "$L/build-allbr.log"; then
+		fail "all branches: the build" "$L/build-allbr.log"
+		return
+	fi
+	warnings "$L/build-allbr.log" > "$L/warnings-allbr"
+	comm -13 "$L/warnings-plain" "$L/warnings-allbr" \
+		> "$L/warnings-allbr-added"
+	if [ -s "$L/warnings-allbr-added" ]; then
+		fail "all branches: $(wc -l < "$L/warnings-allbr-added")" \
+		     "warnings added" "$L/warnings-allbr-added"
+	else
+		pass "all branches: built, no warning added ($secs s)"
+	fi
+	ab_prof=$W/runs/allbr.lprof
+	if ! run_workload "$W/allbr" "$W/runs/allbr" "$ab_prof"; then
+		fail "all branches: the workload" "$W/runs/allbr/stderr"
+		return
+	fi
+	if same_outputs "$W/runs/plain/out" "$W/runs/allbr/out" \
+			"$L/outputs-allbr.diff"; then
+		pass "all branches: outputs byte-identical (${wall} s," \
+		     "x$(ratio "$cpu" "$plain_cpu") cpu)"
+	else
+		fail "all branches: outputs differ" "$L/outputs-allbr.diff"
+	fi
+	nif=$(awk -F'\t' '$1 == "site" && $5 == "if"' "$ab_prof" | wc -l)
+	nhint=$(awk -F'\t' '$1 == "site" && $5 != "if"' "$ab_prof" | wc -l)
+	if [ "$nif" -gt 0 ] && [ "$nhint" -eq "$sites" ]; then
+		pass "all branches: $nif if sites, and the $nhint hints" \
+		     "of the plain profile"
+	else
+		fail "all branches: $nif if sites, $nhint hints (want" \
+		     "$sites)" "$W/runs/allbr/stderr"
+	fi
+	"$LIKELYPROF" check "$ab_prof" > "$L/check-allbr" 2>&1
+	rc=$?
+	if [ $rc -le 1 ] && tail -n 1 "$L/check-allbr" |
+			grep -q 'unannotated branches could take a hint$'; then
+		pass "all branches: check (exit $rc):" \
+		     "$(grep -c 'likelyprof-suggest' "$L/check-allbr")" \
+		     "suggestions"
+		grep 'likelyprof-suggest' "$L/check-allbr" | head -n 3 |
+			cut -c 1-150 | sed 's/^/    /'
+	else
+		fail "all branches: check exited $rc" "$L/check-allbr"
 	fi
 }
 
