@@ -12,7 +12,9 @@
  *  - merging into an empty profile copies, merging a profile with
  *    itself doubles every count (saturating) and adds no record;
  *  - folding keeps the sums of the counts, never adds rows, writes
- *    canonical paths and empty units, and folding a fold changes nothing.
+ *    canonical paths and empty units, and folding a fold changes nothing;
+ *  - suggestions are if sites that went one way at least the threshold's
+ *    share, and the same profile given twice gives the same ones.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -21,6 +23,7 @@
 #include "fold.h"
 #include "fuzz.h"
 #include "profile.h"
+#include "suggest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -98,6 +101,37 @@ static void check_fold(const struct lp_profile *p, enum lp_group g)
 	lp_profile_release(&f);
 }
 
+static void check_suggest(const struct lp_profile *p)
+{
+	struct lp_suggestions s = LP_SUGGESTIONS_INIT, s2 = LP_SUGGESTIONS_INIT;
+	const struct lp_profile *two[2] = { p, p };
+	size_t i;
+
+	FUZZ_CHECK(lp_suggest(&s, two, 1, 99.0, 0) == 0);
+	FUZZ_CHECK(s.nr <= s.branches && s.branches <= p->nr);
+	for (i = 0; i < s.nr; i++) {
+		const struct lp_suggestion *g = &s.v[i];
+		uint64_t most = g->likely ? g->taken : g->not_taken;
+		uint64_t all = fuzz_sat_add(g->taken, g->not_taken);
+
+		FUZZ_CHECK(all > 0);
+		/* at least 99%, but for sums that saturated */
+		FUZZ_CHECK(all == UINT64_MAX ||
+			   (unsigned __int128)most * 100 >=
+			   (unsigned __int128)all * 99);
+	}
+	FUZZ_CHECK(lp_suggest(&s2, two, 2, 99.0, 0) == 0);
+	/* twice the counts, the same shares, unless a sum saturated */
+	for (i = 0; i < p->nr; i++)
+		if (p->sites[i].correct >> 62 || p->sites[i].incorrect >> 62)
+			break;
+	FUZZ_CHECK(s2.branches == s.branches);
+	FUZZ_CHECK(i < p->nr || s2.nr == s.nr);
+	lp_suggestions_release(&s2);
+	FUZZ_CHECK(lp_suggest(&s2, two, 1, 50.0, 0) == -LP_EINVAL);
+	lp_suggestions_release(&s);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lp_profile p = LP_PROFILE_INIT, twice = LP_PROFILE_INIT;
@@ -124,6 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_fold(&p, LP_GROUP_SITE);
 	check_fold(&p, LP_GROUP_LINE);
 	check_fold(&p, LP_GROUP_FUNCTION);
+	check_suggest(&p);
 	fuzz_check_roundtrip(&p);
 	lp_profile_release(&p);
 	return 0;
