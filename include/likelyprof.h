@@ -427,13 +427,15 @@ static void lp__unit_unload(void)
 		static __thread struct lp_counter LP_CAT(lp__ctr_, n) =      \
 			LP_COUNTER_INIT;                                     \
 		long LP_CAT(lp__val_, n) = (val);                            \
-		LP_COUNT_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), (long)(c), \
+		LP_COUNT_##kind##_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), \
+			  (long)(c),                                         \
 			  __builtin_constant_p(LP_CAT(lp__val_, n)),         \
 			  lp__enter_cold_alias_(&LP_CAT(lp__ctr_, n),        \
 					 &LP_CAT(lp__site_, n)));            \
 		LP_C_QUIET_END_                                              \
 		LP_RESULT_##kind##_(LP_CAT(lp__val_, n), (c));               \
 	}))
+#define LP_COUNT_EXPECT_ LP_COUNT_
 #define LP_RESULT_EXPECT_(v, c) (__builtin_expect)((v), (c))
 #define LP_RESULT_IF_(v, c) (v)
 
@@ -480,6 +482,13 @@ static void lp__unit_unload(void)
 	  (enter) : (void)0) :                                          \
 	 ((__builtin_expect)(LP_INC_((ctr).incorrect), 0) ?             \
 	  (enter) : (void)0))
+/*
+ * A hint's constant counts as correct, as the kernel counts it; an if has
+ * no expectation, so a folded one counts as constant and by its value.
+ */
+#define LP_COUNT_IF_(ctr, v, c, is_const, enter)                        \
+	((is_const) && (__builtin_expect)(LP_INC_((ctr).constant), 0) ? \
+	 (enter) : (void)0, LP_COUNT_(ctr, v, c, 0, enter))
 #define LP_IF_C_(e, n) LP_SITE_C_(e, (e), !!(e), 0, LP_EXPECT_IF, IF, n)
 #define if(...) if (LP_IF_C_((__VA_ARGS__), __COUNTER__))
 #endif

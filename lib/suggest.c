@@ -81,7 +81,7 @@ int lp_suggest(struct lp_suggestions *out,
 	qsort(rows, nr, sizeof(*rows), cmp_row);
 	for (i = 0; i < nr; i = j) {
 		const struct lp_prof_site *r = rows[i];
-		uint64_t taken = 0, not_taken = 0, evals;
+		uint64_t taken = 0, not_taken = 0, constant = 0, evals;
 		int hinted = 0;
 		size_t e;
 
@@ -95,10 +95,14 @@ int lp_suggest(struct lp_suggestions *out,
 				not_taken = lp_sat_add(not_taken,
 						    rows[e]->correct);
 				taken = lp_sat_add(taken, rows[e]->incorrect);
+				constant = lp_sat_add(constant,
+						      rows[e]->constant);
 			}
 			out->branches++;
 			evals = lp_sat_add(taken, not_taken);
+			/* one the compiler folded everywhere needs none */
 			if (!hinted && evals >= min && evals &&
+			    constant < evals &&
 			    (at_least(taken, evals, at) ||
 			     at_least(not_taken, evals, at))) {
 				struct lp_suggestion *s, *v = realloc(out->v,
@@ -119,7 +123,7 @@ int lp_suggest(struct lp_suggestions *out,
 				s->not_taken = not_taken;
 				s->likely = taken > not_taken;
 			}
-			taken = not_taken = 0;
+			taken = not_taken = constant = 0;
 		}
 	}
 	free(rows);

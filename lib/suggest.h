@@ -42,7 +42,8 @@ struct lp_suggestions {
  *  Folds the `if` records of @n profiles by (file, line, func, cond),
  *  summing them (the copies of a static inline, the machines of a fleet),
  *  and keeps those evaluated at least @min times that went one way at
- *  least @at percent of them, on a line with no hint.  @out is sorted by
+ *  least @at percent of them, on a line with no hint, unless the compiler
+ *  folded every evaluation to a constant.  @out is sorted by
  *  file and line; its strings belong to the profiles.
  *  @return : 0, -LP_ENOMEM or -LP_EINVAL (@at not in (50, 100]).
  */

@@ -10,7 +10,15 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 
 static struct tally k_mod3, k_comma, k_else, k_ptr, k_hint, k_macro,
-	k_even_main, k_even_other, k_nested;
+	k_even_main, k_even_other, k_nested, k_folded;
+
+/* -O2 folds its calls: the if then sees a constant, still counted */
+static int little_endian(void)
+{
+	const union { unsigned u; unsigned char c[sizeof(unsigned)]; } one = { 1 };
+
+	return one.c[0];
+}
 
 static int side(unsigned long *calls, unsigned long i)
 {
@@ -54,6 +62,10 @@ int main(int argc, char **argv)
 			else
 				k_nested.f++;
 		}
+		if (little_endian())
+			k_folded.t++;
+		else
+			k_folded.f++;
 		/* constant expressions are left alone */
 		if (sizeof(long) < 4)
 			abort();
@@ -70,6 +82,7 @@ int main(int argc, char **argv)
 	printf("even_main %lu %lu\n", k_even_main.t, k_even_main.f);
 	printf("even_other %lu %lu\n", k_even_other.t, k_even_other.f);
 	printf("nested %lu %lu\n", k_nested.t, k_nested.f);
+	printf("folded %lu %lu\n", k_folded.t, k_folded.f);
 	printf("even %lu\n", even);
 	return 0;
 }
