@@ -306,7 +306,8 @@ void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site)
  */
 void lp__enter_cold_alias_(struct lp_counter *counter,
 			   const struct lp_site *site)
-	__asm__("lp__enter_cold");
+	__asm__("lp__enter_cold")
+	__attribute__((visibility("hidden"), cold)); /* as the definition */
 
 /*
  * Every unit registers its module at load and unload.  static, so each
