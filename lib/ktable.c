@@ -258,10 +258,7 @@ static size_t put_right(char *p, uint64_t v, size_t width)
 	return pad + n;
 }
 
-/*
- * printf's "%-W.Ws": cut at @width bytes, padded to it.  A loop, not
- * strnlen and memcpy: names are short and the calls cost more.
- */
+/* printf's "%-W.Ws": cut at @width bytes, padded to it. */
 static size_t put_left(char *p, const char *s, size_t width)
 {
 	size_t n = strnlen(s, width);
