@@ -29,6 +29,17 @@ struct lp_reader {
 void lp_reader_init(struct lp_reader *r, const char *name, const char *buf,
 		    size_t len, struct lp_diag *diag);
 
+/*
+ * lp_profile_read_buf() reads a profile of at least this many bytes in two
+ * threads; lp_profile_read_buf_split() takes the bound as an argument, so
+ * that tests compare the two readings on small inputs (0: always split,
+ * SIZE_MAX: never).
+ */
+#define LP_READ_SPLIT_MIN ((size_t)8 << 20)
+int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
+			      const char *buf, size_t len,
+			      struct lp_diag *diag, size_t split_min);
+
 /* Steps to the next line; returns 0 at the end of the buffer. */
 int lp_reader_next(struct lp_reader *r);
 

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -656,7 +657,32 @@ static int is_record(const struct field *f, const char *type)
 	return f->n == n && !memcmp(f->s, type, n);
 }
 
-static int read_profile(struct lp_profile *out, struct lp_reader *r)
+static int end_count_error(struct lp_reader *r, uint64_t count,
+			   uint64_t sites)
+{
+	return lp_reader_fail(r, -LP_EPARSE,
+			      "end record counts %llu sites, the profile has "
+			      "%llu", (unsigned long long)count,
+			      (unsigned long long)sites);
+}
+
+/*
+ * Where a reading of part of a profile stands.  A whole profile is read
+ * in one part; a big one in two (read_split()): the first part knows the
+ * header and ends without an end record, the second starts after the
+ * header and leaves the end record's count to be checked against both.
+ */
+struct read_state {
+	int seen_header, seen_end;
+	int first_part;         /* may end without the end record */
+	int second_part;        /* the end record's count is checked later */
+	uint64_t sites;         /* site records read */
+	uint64_t end_count;     /* what the end record said (second part) */
+	size_t end_line;        /* ... and on which line, or 0 */
+};
+
+static int read_profile(struct lp_profile *out, struct lp_reader *r,
+			struct read_state *st)
 {
 	static const struct {
 		const char *type;
@@ -666,8 +692,8 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r)
 		{ "end", 2 },
 	};
 	struct field f[MAX_FIELDS], prev[MAX_FIELDS];
-	int seen_header = 0, seen_end = 0, err;
-	uint64_t sites = 0;
+	int err;
+	uint64_t local_sites = 0;
 
 	while (lp_reader_next(r)) {
 		size_t nr, i;
@@ -683,7 +709,7 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r)
 				"with LF)");
 		if (!r->len)
 			return lp_reader_fail(r, -LP_EPARSE, "empty line");
-		if (seen_end)
+		if (st->seen_end)
 			return lp_reader_fail(r, -LP_EPARSE,
 					      "record after the end record");
 		nr = split_fields(r, f);
@@ -701,7 +727,7 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r)
 			return lp_reader_fail(r, -LP_EPARSE,
 				"%s record has %zu fields, expected %zu",
 				records[i].type, nr, records[i].fields);
-		if (!seen_header != !i)
+		if (!st->seen_header != !i)
 			return lp_reader_fail(r, -LP_EPARSE, i ?
 				"%s record before the " LP_PROFILE_MAGIC
 				" record" : "second %s record",
@@ -709,38 +735,127 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r)
 		switch (i) {
 		case 0:
 			err = read_version(r, f);
-			seen_header = 1;
+			st->seen_header = 1;
 			break;
 		case 1:
 			err = read_meta(r, f, out);
 			break;
 		case 2:
-			err = read_site(r, f, sites ? prev : NULL, out);
+			err = read_site(r, f, local_sites ? prev : NULL, out);
 			memcpy(prev, f, sizeof(prev));
-			sites++;
+			local_sites++;
+			st->sites++;
 			break;
 		default: {
 			uint64_t count;
 
 			if (lp_parse_u64(f[1].s, f[1].n, &count) < 0)
 				return fail_excerpt(r, "site count", &f[1]);
-			if (count != sites)
-				return lp_reader_fail(r, -LP_EPARSE,
-					"end record counts %llu sites, the "
-					"profile has %llu",
-					(unsigned long long)count,
-					(unsigned long long)sites);
-			seen_end = 1;
+			st->seen_end = 1;
 			err = 0;
+			if (st->second_part) {
+				st->end_count = count;
+				st->end_line = r->lineno;
+			} else if (count != st->sites) {
+				err = end_count_error(r, count, st->sites);
+			}
 		}
 		}
 		if (err < 0)
 			return err;
 	}
-	if (!seen_end)
+	if (!st->seen_end && !st->first_part)
 		return lp_reader_fail(r, -LP_ETRUNC,
 				      "truncated profile: no end record");
 	return 0;
+}
+
+/*
+ * Reads a whole profile, in two threads when it is big: the reading is
+ * half of report's time at a million sites, and the lines of a profile
+ * can be read in any order but for the header, the end record and the
+ * count it gives.  The second half is read as if the header came before
+ * it; where the first half does not end as a plain stretch of records
+ * (no header yet, or the end record already), the profile is read again
+ * in one piece, so that every error is the one a single reading gives,
+ * at the same line.
+ */
+struct part {
+	struct lp_profile prof;
+	struct lp_reader r;
+	struct lp_diag diag;
+	struct read_state st;
+	int err;
+};
+
+static void *read_part(void *arg)
+{
+	struct part *pt = arg;
+
+	pt->err = read_profile(&pt->prof, &pt->r, &pt->st);
+	return NULL;
+}
+
+static int adopt(struct lp_profile *p, struct lp_profile *tmp,
+		 const char *name);
+static size_t count_lines(const char *buf, size_t len);
+
+static int read_split(struct lp_profile *out, struct lp_reader *r,
+		      size_t split_min)
+{
+	size_t len = (size_t)(r->end - r->buf), lines;
+	const char *mid;
+	struct part second;
+	struct read_state st = { 0, 0, 1, 0, 0, 0, 0 };
+	pthread_t helper;
+	int err;
+
+	mid = len >= split_min && len >= 2 ?
+	      memchr(r->buf + len / 2, '\n', len - len / 2) : NULL;
+	if (!mid || mid + 1 >= r->end) {
+		st.first_part = 0;
+		return read_profile(out, r, &st);
+	}
+	mid++;
+	lines = count_lines(r->buf, (size_t)(mid - r->buf)) - 1;
+	memset(&second, 0, sizeof(second));
+	lp_profile_init(&second.prof);
+	lp_reader_init(&second.r, r->name, mid, (size_t)(r->end - mid),
+		       &second.diag);
+	second.r.lineno = lines;
+	second.st.seen_header = 1;
+	second.st.second_part = 1;
+	if (pthread_create(&helper, NULL, read_part, &second)) {
+		lp_profile_release(&second.prof);
+		st.first_part = 0;
+		return read_profile(out, r, &st);
+	}
+	r->end = mid;
+	err = read_profile(out, r, &st);
+	pthread_join(helper, NULL);
+	if (!err && (!st.seen_header || st.seen_end)) {
+		/* not a plain stretch of records: read it in one piece */
+		lp_profile_release(&second.prof);
+		lp_profile_release(out);
+		lp_reader_init(r, r->name, r->buf, len, r->diag);
+		st = (struct read_state){ 0, 0, 0, 0, 0, 0, 0 };
+		return read_profile(out, r, &st);
+	}
+	/* the end record's count comes before any error after it */
+	if (!err && second.st.end_line &&
+	    second.st.end_count != st.sites + second.st.sites) {
+		r->lineno = second.st.end_line;
+		err = end_count_error(r, second.st.end_count,
+				      st.sites + second.st.sites);
+	}
+	if (!err && second.err) {
+		memcpy(r->diag, &second.diag, sizeof(second.diag));
+		err = second.err;
+	}
+	if (!err && adopt(out, &second.prof, NULL) < 0)
+		err = lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+	lp_profile_release(&second.prof);
+	return err;
 }
 
 /*
@@ -770,8 +885,9 @@ static int adopt(struct lp_profile *p, struct lp_profile *tmp,
 		if (grow((void **)&p->sites, &p->alloc, p->nr + tmp->nr,
 			 sizeof(*p->sites)) < 0)
 			return -LP_ENOMEM;
-		memcpy(p->sites + p->nr, tmp->sites,
-		       tmp->nr * sizeof(*p->sites));
+		if (tmp->nr)    /* tmp->sites may be NULL */
+			memcpy(p->sites + p->nr, tmp->sites,
+			       tmp->nr * sizeof(*p->sites));
 		p->nr += tmp->nr;
 		tmp->nr = 0;
 		/* a mix of a profile and a kernel table is a profile */
@@ -810,6 +926,14 @@ static size_t count_lines(const char *buf, size_t len)
 
 int lp_profile_read_buf(struct lp_profile *p, const char *name,
 			const char *buf, size_t len, struct lp_diag *diag)
+{
+	return lp_profile_read_buf_split(p, name, buf, len, diag,
+					 LP_READ_SPLIT_MIN);
+}
+
+int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
+			      const char *buf, size_t len,
+			      struct lp_diag *diag, size_t split_min)
 {
 	struct lp_profile tmp = LP_PROFILE_INIT;
 	enum lp_prof_origin kind = LP_ORIGIN_PROFILE;
@@ -860,7 +984,7 @@ int lp_profile_read_buf(struct lp_profile *p, const char *name,
 		 sizeof(*tmp.sites)) < 0)
 		return lp_reader_fail(&r, -LP_ENOMEM, "out of memory");
 	if (kind == LP_ORIGIN_PROFILE)
-		err = read_profile(&tmp, &r);
+		err = read_split(&tmp, &r, split_min);
 	else if (kind == LP_ORIGIN_CSV)
 		err = lp_csv_read(&tmp, &r);
 	else

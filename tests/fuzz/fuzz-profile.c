@@ -14,7 +14,9 @@
  *  - folding keeps the sums of the counts, never adds rows, writes
  *    canonical paths and empty units, and folding a fold changes nothing;
  *  - suggestions are if sites that went one way at least the threshold's
- *    share, and the same profile given twice gives the same ones.
+ *    share, and the same profile given twice gives the same ones;
+ *  - reading in two threads gives what one reading gives: the same error
+ *    and diagnostic, or the same sites from the same lines.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 
 #include "fold.h"
 #include "fuzz.h"
+#include "internal.h"
 #include "profile.h"
 #include "suggest.h"
 
@@ -132,6 +135,34 @@ static void check_suggest(const struct lp_profile *p)
 	lp_suggestions_release(&s);
 }
 
+static void check_split(const char *buf, size_t size,
+			const struct lp_profile *p, int err,
+			const struct lp_diag *diag)
+{
+	struct lp_profile q = LP_PROFILE_INIT;
+	struct lp_diag d;
+	size_t i;
+
+	FUZZ_CHECK(lp_profile_read_buf_split(&q, "fuzz", buf, size, &d, 0) ==
+		   err);
+	FUZZ_CHECK(!err || !strcmp(d.msg, diag->msg));
+	FUZZ_CHECK(q.nr == p->nr && q.meta_nr == p->meta_nr);
+	for (i = 0; i < p->nr && i < q.nr; i++) {
+		const struct lp_prof_site *a = &p->sites[i], *b = &q.sites[i];
+
+		FUZZ_CHECK(!strcmp(a->file, b->file) && a->line == b->line &&
+			   !strcmp(a->func, b->func) &&
+			   !strcmp(a->unit, b->unit) &&
+			   !strcmp(a->cond, b->cond) &&
+			   a->expect == b->expect &&
+			   a->correct == b->correct &&
+			   a->incorrect == b->incorrect &&
+			   a->constant == b->constant &&
+			   a->src_line == b->src_line);
+	}
+	lp_profile_release(&q);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lp_profile p = LP_PROFILE_INIT, twice = LP_PROFILE_INIT;
@@ -142,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	err = lp_profile_read_buf(&p, "fuzz", buf, size, &diag);
 	fuzz_check_read(&p, err, &diag);
+	check_split(buf, size, &p, err, &diag);
 	if (err)
 		return 0;
 	for (i = 0; i < size; i++)

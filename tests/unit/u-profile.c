@@ -3,13 +3,16 @@
  *
  * What is checked: text fields survive a write and a read byte for byte;
  * every malformed input gets its one exact diagnostic and error code and
- * leaves the profile untouched; merging is commutative and associative
+ * leaves the profile untouched; a profile read in two threads gives what
+ * one reading gives, errors and their lines included, wherever the
+ * halves meet; merging is commutative and associative
  * on random profiles (compared as written bytes); counts saturate; the
  * canonical order is the documented one and stable.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "profile.h"
 #include "sites.h"
 #include "test.h"
@@ -248,10 +251,106 @@ static void test_read__errors(void)
 		if (err != b->code || strcmp(diag.msg, b->msg))
 			LP_FAIL_("input %zu: got %d \"%s\", want %d \"%s\"",
 				 i, err, diag.msg, b->code, b->msg);
+		/* ... and read in two halves, the same */
+		err = lp_profile_read_buf_split(&p, "t.lprof", b->text, len,
+						&diag, 0);
+		if (err != b->code || strcmp(diag.msg, b->msg))
+			LP_FAIL_("input %zu split: got %d \"%s\", want %d "
+				 "\"%s\"", i, err, diag.msg, b->code, b->msg);
 		/* a failed read leaves the profile as it was */
 		LP_CHECK_INT(p.nr, 1);
 		LP_CHECK_INT(p.meta_nr, 0);
 		lp_profile_release(&p);
+	}
+}
+
+/* Reads @text in one piece and in two; both must give the same. */
+static void same_split(const char *text, const char *what, size_t k)
+{
+	struct lp_profile a = LP_PROFILE_INIT, b = LP_PROFILE_INIT;
+	struct lp_diag da, db;
+	size_t len = strlen(text), i;
+	int ea = lp_profile_read_buf_split(&a, "t.lprof", text, len, &da,
+					   (size_t)-1);
+	int eb = lp_profile_read_buf_split(&b, "t.lprof", text, len, &db, 0);
+
+	if (ea != eb || (ea && strcmp(da.msg, db.msg))) {
+		LP_FAIL_("%s at line %zu: one reading %d \"%s\", two %d "
+			 "\"%s\"", what, k, ea, da.msg, eb, db.msg);
+	} else if (a.nr != b.nr || a.meta_nr != b.meta_nr) {
+		LP_FAIL_("%s at line %zu: %zu sites and %zu meta in one "
+			 "reading, %zu and %zu in two", what, k, a.nr,
+			 a.meta_nr, b.nr, b.meta_nr);
+	} else {
+		for (i = 0; i < a.nr; i++) {
+			const struct lp_prof_site *x = &a.sites[i];
+			const struct lp_prof_site *y = &b.sites[i];
+
+			if (strcmp(x->file, y->file) || x->line != y->line ||
+			    strcmp(x->func, y->func) ||
+			    strcmp(x->unit, y->unit) ||
+			    strcmp(x->cond, y->cond) ||
+			    x->expect != y->expect ||
+			    x->correct != y->correct ||
+			    x->incorrect != y->incorrect ||
+			    x->constant != y->constant ||
+			    x->src_line != y->src_line)
+				LP_FAIL_("%s at line %zu: site %zu differs",
+					 what, k, i);
+		}
+		for (i = 0; i < a.meta_nr; i++)
+			if (strcmp(a.meta[i].key, b.meta[i].key) ||
+			    strcmp(a.meta[i].value, b.meta[i].value))
+				LP_FAIL_("%s at line %zu: meta %zu differs",
+					 what, k, i);
+	}
+	lp_profile_release(&a);
+	lp_profile_release(&b);
+}
+
+/*
+ * A profile of 40 lines, then the same with line k of it replaced, for
+ * every k: wherever the halves meet relative to a header, a meta, an
+ * error or the end record, two readings give what one gives.
+ */
+static void test_read__split_same(void)
+{
+	static const char *const replacements[] = {
+		"bogus\t1",                            /* unknown record */
+		"likelyprof-profile\t1",               /* second header */
+		"end\t38",                             /* an early end */
+		"meta\tprogram\tother",               /* meta in a half */
+		"# a comment",
+		"site\t1\t2\t0\tif\tb.c\t9\tg\tb.c\t(x)",
+		"site\t1\t2\t0\t1\tb.c\t0\tg\tb.c\tx", /* bad line */
+	};
+	char lines[40][96], text[40 * 96 + 1];
+	size_t k, r, i;
+
+	for (k = 0; k < 40; k++)
+		snprintf(lines[k], sizeof(lines[k]),
+			 "site\t%zu\t%zu\t0\t1\ta%zu.c\t%zu\tf\ta.c\t!!(x)",
+			 k * 7, k % 3, k / 5, k + 1);
+	snprintf(lines[0], sizeof(lines[0]), "likelyprof-profile\t1");
+	snprintf(lines[1], sizeof(lines[1]), "meta\tprogram\tt");
+	snprintf(lines[39], sizeof(lines[39]), "end\t37");
+	for (r = 0; r <= sizeof(replacements) / sizeof(replacements[0]);
+	     r++) {
+		for (k = 0; k < 40; k++) {
+			*text = '\0';
+			for (i = 0; i < 40; i++) {
+				const char *l = lines[i];
+
+				if (i == k && r < sizeof(replacements) /
+						  sizeof(replacements[0]))
+					l = replacements[r];
+				strcat(text, l);
+				strcat(text, "\n");
+			}
+			same_split(text, r < sizeof(replacements) /
+				   sizeof(replacements[0]) ? replacements[r] :
+				   "as it is", k + 1);
+		}
 	}
 }
 
@@ -470,6 +569,7 @@ int main(void)
 	LP_TEST(test_roundtrip__numbers);
 	LP_TEST(test_read__comments_and_append);
 	LP_TEST(test_read__errors);
+	LP_TEST(test_read__split_same);
 	LP_TEST(test_read__file_errors);
 	LP_TEST(test_merge__commutative_associative);
 	LP_TEST(test_merge__pairs_by_order);
