@@ -69,6 +69,85 @@ char *lp_path_canonical(const char *path)
 	return out;
 }
 
+static int str_eq(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* True when @suffix is @path or ends it at a '/': "lz4.c", "lib/lz4.c". */
+static int path_ends_with(const char *path, const char *suffix)
+{
+	size_t n = strlen(path), m = strlen(suffix);
+
+	return m <= n && !strcmp(path + n - m, suffix) &&
+	       (m == n || path[n - m - 1] == '/');
+}
+
+static int same_but_path(const struct lp_spelling_key *a,
+			 const struct lp_spelling_key *b)
+{
+	return a->line == b->line && a->expect == b->expect &&
+	       str_eq(a->func, b->func) && str_eq(a->cond, b->cond) &&
+	       !strcmp(lp_path_base(a->file), lp_path_base(b->file));
+}
+
+static int cmp_for_paths(const void *pa, const void *pb)
+{
+	const struct lp_spelling_key *a =
+		*(const struct lp_spelling_key *const *)pa;
+	const struct lp_spelling_key *b =
+		*(const struct lp_spelling_key *const *)pb;
+	int c = strcmp(lp_path_base(a->file), lp_path_base(b->file));
+	size_t la, lb;
+
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if ((c = cmp_str(a->func, b->func)) || (c = cmp_str(a->cond, b->cond)))
+		return c;
+	if (a->expect != b->expect)
+		return a->expect < b->expect ? -1 : 1;
+	/* longest path first: the one the others may be suffixes of */
+	la = strlen(a->file);
+	lb = strlen(b->file);
+	if (la != lb)
+		return la < lb ? 1 : -1;
+	return strcmp(a->file, b->file);
+}
+
+int lp_fold_spellings(const struct lp_spelling_key *keys, size_t n,
+		      size_t *into)
+{
+	const struct lp_spelling_key **by = malloc((n ? n : 1) * sizeof(*by));
+	size_t i, j, k;
+
+	if (!by)
+		return -LP_ENOMEM;
+	for (i = 0; i < n; i++) {
+		by[i] = &keys[i];
+		into[i] = i;
+	}
+	qsort(by, n, sizeof(*by), cmp_for_paths);
+	for (i = 0; i < n; i = j) {
+		int chain = 1;
+
+		for (j = i + 1; j < n && same_but_path(by[i], by[j]); j++)
+			chain &= path_ends_with(by[i]->file, by[j]->file);
+		if (j - i < 2 || !chain)
+			continue;
+		for (k = i + 1; k < j; k++)
+			into[by[k] - keys] = (size_t)(by[i] - keys);
+	}
+	free(by);
+	return 0;
+}
+
 struct fold_ctx {
 	const struct lp_profile *out;
 	const struct lp_prof_site *probe;       /* file already canonical */
@@ -157,6 +236,56 @@ out:
 	return err;
 }
 
+/*
+ * Folds the rows of @p that are one line (or function) under two
+ * spellings of its path into the row with the longer path, in place.
+ */
+static int fold_spellings(struct lp_profile *p, enum lp_group group)
+{
+	struct lp_spelling_key *keys = malloc((p->nr ? p->nr : 1) *
+					      sizeof(*keys));
+	size_t *into = malloc((p->nr ? p->nr : 1) * sizeof(*into));
+	size_t k, kept = 0;
+	int err = -LP_ENOMEM;
+
+	if (!keys || !into)
+		goto out;
+	for (k = 0; k < p->nr; k++) {
+		const struct lp_prof_site *s = &p->sites[k];
+
+		/* a function's rows differ in line and cond: not in its key */
+		keys[k] = group == LP_GROUP_FUNCTION ?
+			(struct lp_spelling_key){ s->file, s->func, "", 0, 0 } :
+			(struct lp_spelling_key){ s->file, s->func, s->cond,
+						  s->line, s->expect };
+	}
+	if ((err = lp_fold_spellings(keys, p->nr, into)) < 0)
+		goto out;
+	for (k = 0; k < p->nr; k++) {
+		struct lp_prof_site *from = &p->sites[k], *to;
+
+		if (into[k] == k)
+			continue;
+		to = &p->sites[into[k]];
+		to->correct = lp_sat_add(to->correct, from->correct);
+		to->incorrect = lp_sat_add(to->incorrect, from->incorrect);
+		to->constant = lp_sat_add(to->constant, from->constant);
+		if (from->line < to->line)
+			to->line = from->line;
+		if (from->expect != to->expect)
+			to->expect = LP_EXPECT_UNKNOWN;
+	}
+	/* the strings live in p's pool: dropping a row frees nothing */
+	for (k = 0; k < p->nr; k++)
+		if (into[k] == k)
+			p->sites[kept++] = p->sites[k];
+	p->nr = kept;
+out:
+	free(keys);
+	free(into);
+	return err;
+}
+
 int lp_profile_fold(struct lp_profile *out, const struct lp_profile *in,
 		    enum lp_group group)
 {
@@ -171,6 +300,8 @@ int lp_profile_fold(struct lp_profile *out, const struct lp_profile *in,
 			err = lp_profile_add(out, &in->sites[i]);
 	} else {
 		err = fold_rows(out, in, group);
+		if (!err)
+			err = fold_spellings(out, group);
 	}
 	if (err < 0)
 		lp_profile_release(out);

@@ -241,78 +241,28 @@ static int assign(struct lp_judged_list *out, struct lp_keymap *map,
 	return out->v[*site].per ? 0 : -LP_ENOMEM;
 }
 
-/* True when @suffix is @path or ends it at a '/': "lz4.c", "lib/lz4.c". */
-static int path_ends_with(const char *path, const char *suffix)
-{
-	size_t n = strlen(path), m = strlen(suffix);
-
-	return m <= n && !strcmp(path + n - m, suffix) &&
-	       (m == n || path[n - m - 1] == '/');
-}
-
-static int same_but_path(const struct lp_judged *a, const struct lp_judged *b)
-{
-	return a->line == b->line && a->expect == b->expect &&
-	       str_eq(a->func, b->func) && str_eq(a->cond, b->cond) &&
-	       !strcmp(lp_path_base(a->file), lp_path_base(b->file));
-}
-
-static int cmp_for_paths(const void *pa, const void *pb)
-{
-	const struct lp_judged *a = *(const struct lp_judged *const *)pa;
-	const struct lp_judged *b = *(const struct lp_judged *const *)pb;
-	int c = strcmp(lp_path_base(a->file), lp_path_base(b->file));
-	size_t la, lb;
-
-	if (c)
-		return c;
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	if ((c = cmp_str(a->func, b->func)) || (c = cmp_str(a->cond, b->cond)))
-		return c;
-	if (a->expect != b->expect)
-		return a->expect < b->expect ? -1 : 1;
-	/* longest path first: the one the others may be suffixes of */
-	la = strlen(a->file);
-	lb = strlen(b->file);
-	if (la != lb)
-		return la < lb ? 1 : -1;
-	return strcmp(a->file, b->file);
-}
-
 /*
- * One source file may reach the compiler under two spellings that no
- * lexical rule makes equal: lz4 compiles lib/lz4.c as "lz4.c" from lib/
- * and as "../lib/lz4.c" from programs/.  Sites equal in all but the path,
- * whose paths all end in the shortest one (the longest path ending in
- * each of the others), are one line's copies: @into[k] names the site each
- * folds into, itself when it stays.  Paths that merely share a base name
- * ("a/x.c", "b/x.c") stay apart.
+ * lz4's "lz4.c" and "../lib/lz4.c" are one file (lp_fold_spellings()):
+ * @into[k] names the site each folds into, itself when it stays.
  */
 static int fold_path_spellings(struct lp_judged_list *out, size_t *into)
 {
-	struct lp_judged **by = malloc((out->nr ? out->nr : 1) * sizeof(*by));
-	size_t i, j, k;
+	struct lp_spelling_key *keys = malloc((out->nr ? out->nr : 1) *
+					      sizeof(*keys));
+	size_t i;
+	int ret;
 
-	if (!by)
+	if (!keys)
 		return -LP_ENOMEM;
 	for (i = 0; i < out->nr; i++) {
-		by[i] = &out->v[i];
-		into[i] = i;
-	}
-	qsort(by, out->nr, sizeof(*by), cmp_for_paths);
-	for (i = 0; i < out->nr; i = j) {
-		int chain = 1;
+		const struct lp_judged *s = &out->v[i];
 
-		for (j = i + 1; j < out->nr && same_but_path(by[i], by[j]); j++)
-			chain &= path_ends_with(by[i]->file, by[j]->file);
-		if (j - i < 2 || !chain)
-			continue;
-		for (k = i + 1; k < j; k++)
-			into[by[k] - out->v] = (size_t)(by[i] - out->v);
+		keys[i] = (struct lp_spelling_key){ s->file, s->func, s->cond,
+						    s->line, s->expect };
 	}
-	free(by);
-	return 0;
+	ret = lp_fold_spellings(keys, out->nr, into);
+	free(keys);
+	return ret;
 }
 
 /*
