@@ -373,8 +373,13 @@ project_steps() {
 	# Placed in the tree, the copies of one annotation are one site
 	# (likelyprof-check.md, "The verdicts"): one hint of one line must
 	# not be judged twice.
-	sed -n 's/^ *{"file": "\([^"]*\)", "line": \([0-9]*\), "function": "\([^"]*\)",.*"condition": \(null\|"\([^"\\]\|\\.\)*"\).*/\1	\2	\3	\4/p' \
-		"$L/check-src" | sed "s|^$W/instr/||" |
+	# file, line, function and condition of each site the JSON lists
+	q='"\([^"]*\)"'
+	str='"\([^"\\]\|\\.\)*"'
+	pat="^ *{\"file\": $q, \"line\": \([0-9]*\), \"function\": $q,"
+	pat="$pat.*\"condition\": \(null\|$str\).*"
+	sed -n "s/$pat/\1	\2	\3	\4/p" "$L/check-src" |
+		sed "s|^$W/instr/||" |
 		awk -f "$HERE/twice.awk" > "$L/check-twice"
 	if [ -s "$L/check-twice" ]; then
 		n=$(wc -l < "$L/check-twice")
@@ -435,8 +440,8 @@ all_branches_steps() {
 	comm -13 "$L/warnings-plain" "$L/warnings-allbr" \
 		> "$L/warnings-allbr-added"
 	if [ -s "$L/warnings-allbr-added" ]; then
-		fail "all branches: $(wc -l < "$L/warnings-allbr-added")" \
-		     "warnings added" "$L/warnings-allbr-added"
+		fail "all branches: $(wc -l < "$L/warnings-allbr-added") warnings added" \
+		     "$L/warnings-allbr-added"
 	else
 		pass "all branches: built, no warning added ($secs s)"
 	fi
@@ -447,27 +452,25 @@ all_branches_steps() {
 	fi
 	if same_outputs "$W/runs/plain/out" "$W/runs/allbr/out" \
 			"$L/outputs-allbr.diff"; then
-		pass "all branches: outputs byte-identical (${wall} s," \
-		     "x$(ratio "$cpu" "$plain_cpu") cpu)"
+		ab_ratio=$(ratio "$cpu" "$plain_cpu")
+		pass "all branches: outputs byte-identical (${wall} s, x$ab_ratio cpu)"
 	else
 		fail "all branches: outputs differ" "$L/outputs-allbr.diff"
 	fi
 	nif=$(awk -F'\t' '$1 == "site" && $5 == "if"' "$ab_prof" | wc -l)
 	nhint=$(awk -F'\t' '$1 == "site" && $5 != "if"' "$ab_prof" | wc -l)
 	if [ "$nif" -gt 0 ] && [ "$nhint" -eq "$sites" ]; then
-		pass "all branches: $nif if sites, and the $nhint hints" \
-		     "of the plain profile"
+		pass "all branches: $nif if sites, and the $nhint hints of the plain profile"
 	else
-		fail "all branches: $nif if sites, $nhint hints (want" \
-		     "$sites)" "$W/runs/allbr/stderr"
+		fail "all branches: $nif if sites, $nhint hints (want $sites)" \
+		     "$W/runs/allbr/stderr"
 	fi
 	"$LIKELYPROF" check "$ab_prof" > "$L/check-allbr" 2>&1
 	rc=$?
 	if [ $rc -le 1 ] && tail -n 1 "$L/check-allbr" |
 			grep -q 'unannotated branches could take a hint$'; then
-		pass "all branches: check (exit $rc):" \
-		     "$(grep -c 'likelyprof-suggest' "$L/check-allbr")" \
-		     "suggestions"
+		pass "all branches: check (exit $rc): $(grep -c \
+		     'likelyprof-suggest' "$L/check-allbr") suggestions"
 		grep 'likelyprof-suggest' "$L/check-allbr" | head -n 3 |
 			cut -c 1-150 | sed 's/^/    /'
 	else
