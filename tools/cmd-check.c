@@ -23,8 +23,8 @@
 static const char check_usage[] =
 	"usage: likelyprof check [--flip-at PCT] [--remove-at PCT] "
 	"[--min-hits N] [--no-flip]\n"
-	"                        [--src DIR] [--format text|json] [--all] "
-	"FILE...\n"
+	"                        [--src DIR] [--format text|json|sarif] "
+	"[--all] FILE...\n"
 	"\n"
 	"Judges every annotated site of the profiles (one per machine or\n"
 	"workload; kernel tables too) and prints a warning for each that\n"
@@ -35,6 +35,7 @@ static const char check_usage[] =
 	"   --src DIR         find the sites in the source tree DIR: its\n"
 	"                     paths, current lines and spellings\n"
 	"   --format json     one JSON object with every site and a summary\n"
+	"   --format sarif    SARIF 2.1.0, for code scanning\n"
 	"   --all             also list the sites that need no change\n"
 	"   --suggest-at PCT  with all-branches profiles: suggest a hint for\n"
 	"                     an unannotated if that went one way at least\n"
@@ -65,7 +66,12 @@ static const char *verdict_tag(enum lp_verdict v)
 	return lp_verdict_name(v);
 }
 
-static void print_text(const struct entry *e, const struct lp_tree *tree)
+/*
+ * What a diagnostic says of a site, between "warning: " and its tag
+ * ("likely() in f() was wrong 85% of 1000 times; remove it"), in a
+ * malloc'd string: the text and the SARIF outputs say the same.
+ */
+static char *site_message(const struct entry *e, const struct lp_tree *tree)
 {
 	const struct lp_judged *s = e->s;
 	const struct lp_judgement *j = &s->j;
@@ -79,53 +85,68 @@ static void print_text(const struct entry *e, const struct lp_tree *tree)
 		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
 	long pct = j->evals ? lp_kernel_percent(j->right, s->j.total.incorrect)
 			    : 0;
-	int change = lp_verdict_changes(j->verdict);
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&msg, &len);
 
-	printf("%s:%ld: %s: %s%s%s ", e->path, e->line,
-	       change ? "warning" : "note", spell, macro, where);
+	if (!m)
+		lp_die("out of memory");
+	fprintf(m, "%s%s%s ", spell, macro, where);
 	switch (j->verdict) {
 	case LP_VERDICT_REMOVE:
 	case LP_VERDICT_FLIP:
-		printf("was wrong %ld%% of %llu times; ", pct,
+		fprintf(m, "was wrong %ld%% of %llu times; ", pct,
 		       (unsigned long long)j->evals);
 		if (j->verdict == LP_VERDICT_FLIP) {
 			char *to = lp_spelling(s, name, partner, 1);
 
 			if (!strcmp(to, "annotation") ||
 			    !strcmp(to, "the opposite"))
-				printf("flip it");
+				fprintf(m, "flip it");
 			else
-				printf("make it %s", to);
+				fprintf(m, "make it %s", to);
 			free(to);
 		} else if (j->disagree) {
-			printf("remove it (right in %zu profile%s, wrong in "
-			       "%zu)", j->profiles_right,
-			       j->profiles_right == 1 ? "" : "s",
-			       j->profiles_wrong);
+			fprintf(m, "remove it (right in %zu profile%s, "
+				"wrong in %zu)", j->profiles_right,
+				j->profiles_right == 1 ? "" : "s",
+				j->profiles_wrong);
 		} else {
-			printf("remove it");
+			fprintf(m, "remove it");
 		}
 		break;
 	case LP_VERDICT_FINE:
-		printf("was right %ld%% of %llu times", 100 - pct,
+		fprintf(m, "was right %ld%% of %llu times", 100 - pct,
 		       (unsigned long long)j->evals);
 		break;
 	case LP_VERDICT_FEW:
-		printf("ran %llu times, too few to judge",
+		fprintf(m, "ran %llu times, too few to judge",
 		       (unsigned long long)j->evals);
 		break;
 	case LP_VERDICT_CONSTANT:
-		printf("only saw a constant condition (%llu times)",
+		fprintf(m, "only saw a constant condition (%llu times)",
 		       (unsigned long long)j->total.constant);
 		break;
 	case LP_VERDICT_NEVER:
-		printf("never ran");
+		fprintf(m, "never ran");
 		break;
 	}
-	printf(" [likelyprof-%s]\n", verdict_tag(j->verdict));
+	if (fclose(m) || !msg)
+		lp_die("out of memory");
 	free(spell);
 	free(where);
 	free(macro);
+	return msg;
+}
+
+static void print_text(const struct entry *e, const struct lp_tree *tree)
+{
+	char *msg = site_message(e, tree);
+
+	printf("%s:%ld: %s: %s [likelyprof-%s]\n", e->path, e->line,
+	       lp_verdict_changes(e->s->j.verdict) ? "warning" : "note", msg,
+	       verdict_tag(e->s->j.verdict));
+	free(msg);
 }
 
 static void json_str(const char *s)
@@ -183,37 +204,49 @@ static void print_json(const struct entry *e, int first)
 	printf("}");
 }
 
-/* Hundredths of a percent, rounded down: 99.95% never reads as 100%. */
-static void print_share(uint64_t part, uint64_t whole)
-{
-	unsigned long long h = (unsigned long long)
-		((unsigned __int128)part * 10000 / whole);
-
-	printf("%llu.%02llu%%", h / 100, h % 100);
-}
-
 /* A condition on one line, control characters as spaces. */
-static void print_cond(const char *c)
+static void put_cond(FILE *m, const char *c)
 {
 	for (; c && *c; c++)
-		putchar((unsigned char)*c < 0x20 ? ' ' : *c);
+		fputc((unsigned char)*c < 0x20 ? ' ' : *c, m);
+}
+
+/* What a suggestion says, between "note: " and its tag; malloc'd. */
+static char *suggestion_message(const struct lp_suggestion *s)
+{
+	uint64_t evals = s->taken + s->not_taken;
+	unsigned long long h = (unsigned long long)
+		((unsigned __int128)(s->likely ? s->taken : s->not_taken) *
+		 10000 / evals);
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&msg, &len);
+
+	if (!m)
+		lp_die("out of memory");
+	fputs("if", m);
+	if (s->cond && *s->cond) {      /* kernel tables do not say */
+		fputc(' ', m);
+		put_cond(m, s->cond);
+	}
+	if (s->func && *s->func)
+		fprintf(m, " in %s()", s->func);
+	/* hundredths of a percent, rounded down: 99.95% never reads 100% */
+	fprintf(m, " was %s %llu.%02llu%% of %llu times; consider %s()",
+		s->likely ? "true" : "false", h / 100, h % 100,
+		(unsigned long long)evals, s->likely ? "likely" : "unlikely");
+	if (fclose(m) || !msg)
+		lp_die("out of memory");
+	return msg;
 }
 
 static void print_suggestion_text(const struct lp_suggestion *s)
 {
-	uint64_t evals = s->taken + s->not_taken;
+	char *msg = suggestion_message(s);
 
-	printf("%s:%ld: note: if", s->file, s->line);
-	if (s->cond && *s->cond) {      /* kernel tables do not say */
-		putchar(' ');
-		print_cond(s->cond);
-	}
-	if (s->func && *s->func)
-		printf(" in %s()", s->func);
-	printf(" was %s ", s->likely ? "true" : "false");
-	print_share(s->likely ? s->taken : s->not_taken, evals);
-	printf(" of %llu times; consider %s() [likelyprof-suggest]\n",
-	       (unsigned long long)evals, s->likely ? "likely" : "unlikely");
+	printf("%s:%ld: note: %s [likelyprof-suggest]\n", s->file, s->line,
+	       msg);
+	free(msg);
 }
 
 static void print_suggestion_json(const struct lp_suggestion *s, int first)
@@ -230,6 +263,65 @@ static void print_suggestion_json(const struct lp_suggestion *s, int first)
 	       (unsigned long long)s->not_taken);
 }
 
+/*-************************************
+ *  SARIF, for code scanning
+ **************************************/
+/* A path as a URI reference: bytes other than unreserved ones and '/'
+ * percent-encoded, so "my file.c" is "my%20file.c". */
+static void uri_str(const char *p)
+{
+	putchar('"');
+	for (; p && *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("-._~/", c))
+			putchar(c);
+		else
+			printf("%%%02X", c);
+	}
+	putchar('"');
+}
+
+static const char *const sarif_rules[][2] = {
+	{ "remove", "The annotation is wrong too often to help: remove it" },
+	{ "flip", "The annotation is backwards in every profile: flip it" },
+	{ "fine", "The annotation is right often enough" },
+	{ "few", "Too few evaluations to judge the annotation" },
+	{ "constant", "The annotation only saw a constant condition" },
+	{ "never", "The annotation never ran" },
+	{ "suggest", "An unannotated branch went one way almost always" },
+};
+
+static void print_sarif_head(void)
+{
+	size_t i;
+
+	printf("{\n  \"$schema\": \"https://json.schemastore.org/"
+	       "sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
+	       "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": "
+	       "\"likelyprof\", \"version\": \"%s\", \"rules\": [",
+	       LP_VERSION_STRING);
+	for (i = 0; i < sizeof(sarif_rules) / sizeof(sarif_rules[0]); i++)
+		printf("%s\n      {\"id\": \"likelyprof-%s\", "
+		       "\"shortDescription\": {\"text\": \"%s\"}}",
+		       i ? "," : "", sarif_rules[i][0], sarif_rules[i][1]);
+	printf("\n    ]}},\n    \"results\": [");
+}
+
+static void print_sarif_result(int first, const char *rule, int warning,
+			       const char *msg, const char *path, long line)
+{
+	printf("%s\n      {\"ruleId\": \"likelyprof-%s\", \"level\": "
+	       "\"%s\", \"message\": {\"text\": ", first ? "" : ",", rule,
+	       warning ? "warning" : "note");
+	json_str(msg);
+	printf("}, \"locations\": [{\"physicalLocation\": "
+	       "{\"artifactLocation\": {\"uri\": ");
+	uri_str(path);
+	printf("}, \"region\": {\"startLine\": %ld}}}]}", line);
+}
+
 int cmd_check(int argc, const char **argv)
 {
 	struct lp_policy pol = LP_POLICY_INIT;
@@ -240,7 +332,7 @@ int cmd_check(int argc, const char **argv)
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *v;
 	size_t nfiles = 0, n = 0, i, count[6] = { 0 };
-	int all = 0, json = 0, ret;
+	int all = 0, json = 0, sarif = 0, ret;
 	double suggest_at = LP_SUGGEST_AT;
 	unsigned long long suggest_min = LP_SUGGEST_MIN;
 	struct lp_suggestions sug = LP_SUGGESTIONS_INIT;
@@ -261,6 +353,8 @@ int cmd_check(int argc, const char **argv)
 						check_usage))) {
 			if (!strcmp(v, "json"))
 				json = 1;
+			else if (!strcmp(v, "sarif"))
+				sarif = 1;
 			else if (strcmp(v, "text"))
 				lp_usage_error(check_usage, "unknown format "
 					       "'%s'", v);
@@ -331,6 +425,28 @@ int cmd_check(int argc, const char **argv)
 		n++;
 	}
 	qsort(e, n, sizeof(*e), cmp_entry);
+	if (sarif) {
+		print_sarif_head();
+		for (i = 0; i < n; i++) {
+			char *msg = site_message(&e[i], tree);
+			enum lp_verdict verdict = e[i].s->j.verdict;
+
+			print_sarif_result(!i, verdict_tag(verdict),
+					   lp_verdict_changes(verdict), msg,
+					   e[i].path, e[i].line);
+			free(msg);
+			free(e[i].path);
+		}
+		for (i = 0; i < sug.nr; i++) {
+			char *msg = suggestion_message(&sug.v[i]);
+
+			print_sarif_result(!n && !i, "suggest", 0, msg,
+					   sug.v[i].file, sug.v[i].line);
+			free(msg);
+		}
+		printf("%s    ]\n  }]\n}\n", n + sug.nr ? "\n" : "");
+		goto done;
+	}
 	if (json)
 		printf("{\n  \"sites\": [");
 	for (i = 0; i < n; i++) {
@@ -376,6 +492,7 @@ int cmd_check(int argc, const char **argv)
 			       "take a hint", sug.nr, sug.branches);
 		putchar('\n');
 	}
+done:
 	ret = count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP] ?
 		LP_EXIT_FINDINGS : LP_EXIT_OK;
 	free(e);
