@@ -8,6 +8,7 @@
  * same rows, in the same order, with the full path and the counts the
  * kernel's layout leaves out.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@
 #include "usage.h"
 
 static const char report_usage[] =
-	"usage: likelyprof report [--format kernel|csv|json] "
+	"usage: likelyprof report [--format kernel|csv|json|lcov] "
 	"[--group site|line|function]\n"
 	"                         [--min-hits N] [--top N] FILE...\n"
 	"\n"
@@ -34,6 +35,8 @@ static const char report_usage[] =
 	"constant,condition\n"
 	"   --format json     an array of objects with those fields and\n"
 	"                     percent_incorrect\n"
+	"   --format lcov     branch data (BRDA) of an lcov tracefile, for\n"
+	"                     genhtml\n"
 	"   --group site      one row per site record (default)\n"
 	"   --group line      copies of one source line (static inlines)\n"
 	"                     summed\n"
@@ -41,7 +44,7 @@ static const char report_usage[] =
 	"   --min-hits N      leave out rows with fewer than N evaluations\n"
 	"   --top N           print only the first N rows\n";
 
-enum format { FMT_KERNEL, FMT_CSV, FMT_JSON };
+enum format { FMT_KERNEL, FMT_CSV, FMT_JSON, FMT_LCOV };
 
 struct report_opts {
 	enum format format;
@@ -197,6 +200,102 @@ static void print_json(const struct lp_kernel_key *rows, size_t nr)
 }
 
 /*
+ * lcov's tracefile, for genhtml: per source file (SF:), per site a block
+ * of two branches, the condition true and false (BRDA:line,block,branch,
+ * taken), '-' for a site that never ran.  True and false come from the
+ * expected value: correct is true for likely (1), false for unlikely (0)
+ * and for an if (the kernel's overlay); a site whose expected value is
+ * neither (a kernel table's) says nothing of the direction, and is left
+ * out.  Sorted by file and line: the order lcov writes.
+ */
+static int cmp_lcov(const void *pa, const void *pb)
+{
+	const struct lp_prof_site *a = ((const struct lp_kernel_key *)pa)->site;
+	const struct lp_prof_site *b = ((const struct lp_kernel_key *)pb)->site;
+	int c = strcmp(a->file, b->file);
+
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return (a > b) - (a < b);       /* the sorted order, kept */
+}
+
+/* What lcov says of one source file, counted as its rows go by. */
+struct lcov_file {
+	const char *name;       /* NULL before the first */
+	long line;              /* the line being written, 0 before one */
+	uint64_t line_evals;    /* its most evaluated site's count */
+	size_t brf, brh, lf, lh;
+};
+
+/* DA: of the line just written; a line's count is its busiest site's. */
+static void lcov_line_end(struct lcov_file *lf)
+{
+	if (!lf->line)
+		return;
+	printf("DA:%ld,%llu\n", lf->line,
+	       (unsigned long long)lf->line_evals);
+	lf->lf++;
+	lf->lh += lf->line_evals != 0;
+}
+
+static void lcov_file_end(struct lcov_file *lf)
+{
+	if (!lf->name)
+		return;
+	lcov_line_end(lf);
+	printf("BRF:%zu\nBRH:%zu\nLF:%zu\nLH:%zu\nend_of_record\n",
+	       lf->brf, lf->brh, lf->lf, lf->lh);
+}
+
+static void print_lcov(struct lp_kernel_key *rows, size_t nr)
+{
+	struct lcov_file lf = { NULL, 0, 0, 0, 0, 0, 0 };
+	size_t i, block = 0;
+
+	qsort(rows, nr, sizeof(*rows), cmp_lcov);
+	fputs("TN:\n", stdout);
+	for (i = 0; i < nr; i++) {
+		const struct lp_prof_site *s = rows[i].site;
+		uint64_t t, f, evals;
+
+		if (s->expect != 0 && s->expect != 1 &&
+		    s->expect != LP_EXPECT_IF)
+			continue;
+		t = s->expect == 1 ? s->correct : s->incorrect;
+		f = s->expect == 1 ? s->incorrect : s->correct;
+		if (!lf.name || strcmp(lf.name, s->file)) {
+			lcov_file_end(&lf);
+			lf = (struct lcov_file){ s->file, 0, 0, 0, 0, 0, 0 };
+			printf("SF:%s\n", s->file);
+		}
+		if (s->line != lf.line) {
+			lcov_line_end(&lf);
+			lf.line = s->line;
+			lf.line_evals = 0;
+			block = 0;
+		} else {
+			block++;
+		}
+		evals = t + f < t ? UINT64_MAX : t + f;
+		if (evals > lf.line_evals)
+			lf.line_evals = evals;
+		if (!t && !f) {
+			printf("BRDA:%ld,%zu,0,-\nBRDA:%ld,%zu,1,-\n", s->line,
+			       block, s->line, block);
+		} else {
+			printf("BRDA:%ld,%zu,0,%llu\nBRDA:%ld,%zu,1,%llu\n",
+			       s->line, block, (unsigned long long)t, s->line,
+			       block, (unsigned long long)f);
+			lf.brh += (t != 0) + (f != 0);
+		}
+		lf.brf += 2;
+	}
+	lcov_file_end(&lf);
+}
+
+/*
  * branch_all tables count unannotated branches; their header says miss and
  * hit.  A profile is one when every row is such a branch.
  */
@@ -290,9 +389,11 @@ static int parse_options(int argc, const char **argv,
 				o->format = FMT_CSV;
 			else if (!strcmp(v, "json"))
 				o->format = FMT_JSON;
+			else if (!strcmp(v, "lcov"))
+				o->format = FMT_LCOV;
 			else
 				lp_die("unknown format '%s' "
-				       "(kernel, csv or json)", v);
+				       "(kernel, csv, json or lcov)", v);
 		} else if ((v = lp_option_value(argc, argv, &i, "--group",
 						"")) != NULL) {
 			if (!strcmp(v, "site"))
@@ -391,6 +492,9 @@ int cmd_report(int argc, const char **argv)
 		break;
 	case FMT_JSON:
 		print_json(rows, nr);
+		break;
+	case FMT_LCOV:
+		print_lcov(rows, nr);
 		break;
 	}
 out:
