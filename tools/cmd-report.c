@@ -22,7 +22,7 @@
 #include "usage.h"
 
 static const char report_usage[] =
-	"usage: likelyprof report [--format kernel|csv|json|lcov] "
+	"usage: likelyprof report [--format kernel|csv|json|lcov|html] "
 	"[--group site|line|function]\n"
 	"                         [--min-hits N] [--top N] FILE...\n"
 	"\n"
@@ -37,6 +37,7 @@ static const char report_usage[] =
 	"                     percent_incorrect\n"
 	"   --format lcov     branch data (BRDA) of an lcov tracefile, for\n"
 	"                     genhtml\n"
+	"   --format html     one page: the table, a bar per row\n"
 	"   --group site      one row per site record (default)\n"
 	"   --group line      copies of one source line (static inlines)\n"
 	"                     summed\n"
@@ -44,7 +45,7 @@ static const char report_usage[] =
 	"   --min-hits N      leave out rows with fewer than N evaluations\n"
 	"   --top N           print only the first N rows\n";
 
-enum format { FMT_KERNEL, FMT_CSV, FMT_JSON, FMT_LCOV };
+enum format { FMT_KERNEL, FMT_CSV, FMT_JSON, FMT_LCOV, FMT_HTML };
 
 struct report_opts {
 	enum format format;
@@ -296,6 +297,90 @@ static void print_lcov(struct lp_kernel_key *rows, size_t nr)
 }
 
 /*
+ * One self-contained page (no script, no fetch): the rows in the kernel's
+ * order, each with a bar of its evaluations, right in green and wrong in
+ * red, scaled to the busiest row, so the costly mistakes stand out.
+ */
+static void html_str(const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", stdout); break;
+		case '<': fputs("&lt;", stdout); break;
+		case '>': fputs("&gt;", stdout); break;
+		case '"': fputs("&quot;", stdout); break;
+		case '\'': fputs("&#39;", stdout); break;
+		default:
+			putchar((unsigned char)*s < 0x20 ? ' ' : *s);
+		}
+	}
+}
+
+#define HTML_BAR_WIDTH 240
+
+static void print_html(const struct lp_kernel_key *rows, size_t nr, int all)
+{
+	uint64_t most = 0, total = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct lp_prof_site *s = rows[i].site;
+		uint64_t ev = s->correct + s->incorrect < s->correct ?
+			      UINT64_MAX : s->correct + s->incorrect;
+
+		most = ev > most ? ev : most;
+		total = total + ev < total ? UINT64_MAX : total + ev;
+	}
+	printf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	       "<meta charset=\"utf-8\">\n<title>likelyprof report</title>\n"
+	       "<style>\nbody { font: 14px sans-serif; margin: 2em; }\n"
+	       "table { border-collapse: collapse; }\n"
+	       "th, td { padding: 2px 8px; text-align: left; }\n"
+	       "td.n { text-align: right; font-family: monospace; }\n"
+	       "tr:nth-child(even) { background: #f4f4f4; }\n"
+	       "code { font-size: 12px; }\n</style>\n</head>\n<body>\n"
+	       "<h1>likelyprof report</h1>\n<p>%zu rows, %llu "
+	       "evaluations. Bars: %s in green, %s in red, to scale with "
+	       "the busiest row.</p>\n<table>\n<tr><th>%s</th><th>%s</th>"
+	       "<th>%%</th><th></th><th>function</th><th>file</th>"
+	       "<th>line</th><th>condition</th></tr>\n", nr,
+	       (unsigned long long)total, all ? "miss (false)" : "correct",
+	       all ? "hit (true)" : "incorrect", all ? "miss" : "correct",
+	       all ? "hit" : "incorrect");
+	for (i = 0; i < nr; i++) {
+		const struct lp_prof_site *s = rows[i].site;
+		long pct = lp_kernel_percent(s->correct, s->incorrect);
+		unsigned wc = most ? (unsigned)((long double)s->correct *
+				     HTML_BAR_WIDTH / most) : 0;
+		unsigned wi = most ? (unsigned)((long double)s->incorrect *
+				     HTML_BAR_WIDTH / most) : 0;
+
+		printf("<tr><td class=\"n\">%llu</td><td class=\"n\">%llu"
+		       "</td><td class=\"n\">",
+		       (unsigned long long)s->correct,
+		       (unsigned long long)s->incorrect);
+		if (pct < 0)
+			fputs("X", stdout);
+		else
+			printf("%ld", pct);
+		printf("</td><td><svg width=\"%d\" height=\"12\">"
+		       "<rect width=\"%u\" height=\"12\" fill=\"#3a3\"/>"
+		       "<rect x=\"%u\" width=\"%u\" height=\"12\" "
+		       "fill=\"#c33\"/></svg></td><td>", HTML_BAR_WIDTH, wc,
+		       wc, wi);
+		html_str(s->func);
+		fputs("</td><td title=\"", stdout);
+		html_str(s->file);
+		fputs("\">", stdout);
+		html_str(lp_path_base(s->file));
+		printf("</td><td class=\"n\">%ld</td><td><code>", s->line);
+		html_str(s->cond);
+		fputs("</code></td></tr>\n", stdout);
+	}
+	fputs("</table>\n</body>\n</html>\n", stdout);
+}
+
+/*
  * branch_all tables count unannotated branches; their header says miss and
  * hit.  A profile is one when every row is such a branch.
  */
@@ -391,9 +476,11 @@ static int parse_options(int argc, const char **argv,
 				o->format = FMT_JSON;
 			else if (!strcmp(v, "lcov"))
 				o->format = FMT_LCOV;
+			else if (!strcmp(v, "html"))
+				o->format = FMT_HTML;
 			else
 				lp_die("unknown format '%s' "
-				       "(kernel, csv, json or lcov)", v);
+				       "(kernel, csv, json, lcov or html)", v);
 		} else if ((v = lp_option_value(argc, argv, &i, "--group",
 						"")) != NULL) {
 			if (!strcmp(v, "site"))
@@ -495,6 +582,9 @@ int cmd_report(int argc, const char **argv)
 		break;
 	case FMT_LCOV:
 		print_lcov(rows, nr);
+		break;
+	case FMT_HTML:
+		print_html(rows, nr, all_branches(&all));
 		break;
 	}
 out:
