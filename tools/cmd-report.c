@@ -22,9 +22,10 @@
 #include "usage.h"
 
 static const char report_usage[] =
-	"usage: likelyprof report [--format kernel|csv|json|lcov|html] "
-	"[--group site|line|function]\n"
-	"                         [--min-hits N] [--top N] FILE...\n"
+	"usage: likelyprof report [--format kernel|csv|json|lcov|html]\n"
+	"                         [--group site|line|function] "
+	"[--min-hits N] [--top N]\n"
+	"                         FILE...\n"
 	"\n"
 	"Prints the annotated branches of the profiles (merged when there\n"
 	"are several; '-' reads standard input) worst first, in the layout\n"
