@@ -220,7 +220,7 @@ static int cmp_lcov(const void *pa, const void *pb)
 		return c;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	return (a > b) - (a < b);       /* the sorted order, kept */
+	return (a > b) - (a < b);       /* the profile's order */
 }
 
 /* What lcov says of one source file, counted as its rows go by. */
@@ -261,6 +261,7 @@ static void print_lcov(struct lp_kernel_key *rows, size_t nr)
 	for (i = 0; i < nr; i++) {
 		const struct lp_prof_site *s = rows[i].site;
 		uint64_t t, f, evals;
+		const char *p;
 
 		if (s->expect != 0 && s->expect != 1 &&
 		    s->expect != LP_EXPECT_IF)
@@ -270,7 +271,11 @@ static void print_lcov(struct lp_kernel_key *rows, size_t nr)
 		if (!lf.name || strcmp(lf.name, s->file)) {
 			lcov_file_end(&lf);
 			lf = (struct lcov_file){ s->file, 0, 0, 0, 0, 0, 0 };
-			printf("SF:%s\n", s->file);
+			fputs("SF:", stdout);
+			/* the format is a line per record */
+			for (p = s->file; *p; p++)
+				putchar((unsigned char)*p < 0x20 ? '?' : *p);
+			putchar('\n');
 		}
 		if (s->line != lf.line) {
 			lcov_line_end(&lf);
