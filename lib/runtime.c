@@ -925,13 +925,29 @@ static int write_profile(int fd)
 	return lp_sink_finish(&fs.sink);
 }
 
+/*
+ * Writes the profile into @name opened with @flags; -LP_EIO (errno says
+ * why) when it cannot be opened, written or closed.
+ */
+static int write_profile_to(const char *name, int flags)
+{
+	int fd = open(name, flags, 0666), err;
+
+	if (fd < 0)
+		return -LP_EIO;
+	err = write_profile(fd);
+	if (close(fd) < 0 && !err)
+		err = -LP_EIO;
+	return err;
+}
+
 /* Called locked.  @path NULL means the configured file. */
 static int dump_locked(const char *path)
 {
 	static char final[PATH_MAX], tmp[PATH_MAX];
 	struct stat st;
 	size_t len;
-	int fd, err;
+	int err;
 
 	if (!rt.init_done)
 		init_locked();
@@ -958,26 +974,12 @@ static int dump_locked(const char *path)
 	 */
 	if (stat(final, &st) == 0 && !S_ISREG(st.st_mode) &&
 	    !S_ISDIR(st.st_mode)) {
-		fd = open(final, O_WRONLY | O_CLOEXEC);
-		if (fd < 0) {
-			write_error("cannot write profile", final, errno);
-			return -LP_EIO;
-		}
-		err = write_profile(fd);
-		if (close(fd) < 0 && !err)
-			err = -LP_EIO;
+		err = write_profile_to(final, O_WRONLY | O_CLOEXEC);
 		if (err)
 			write_error("cannot write profile", final, errno);
 		return err;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		write_error("cannot write profile", final, errno);
-		return -LP_EIO;
-	}
-	err = write_profile(fd);
-	if (close(fd) < 0 && !err)
-		err = -LP_EIO;
+	err = write_profile_to(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
 	if (!err && rename(tmp, final) < 0)
 		err = -LP_EIO;
 	if (err) {
