@@ -69,16 +69,6 @@ char *lp_path_canonical(const char *path)
 	return out;
 }
 
-static int str_eq(const char *a, const char *b)
-{
-	return !strcmp(a ? a : "", b ? b : "");
-}
-
-static int cmp_str(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "");
-}
-
 /* True when @suffix is @path or ends it at a '/': "lz4.c", "lib/lz4.c". */
 static int path_ends_with(const char *path, const char *suffix)
 {
@@ -92,7 +82,8 @@ static int same_but_path(const struct lp_spelling_key *a,
 			 const struct lp_spelling_key *b)
 {
 	return a->line == b->line && a->expect == b->expect &&
-	       str_eq(a->func, b->func) && str_eq(a->cond, b->cond) &&
+	       !lp_strcmp0(a->func, b->func) &&
+	       !lp_strcmp0(a->cond, b->cond) &&
 	       !strcmp(lp_path_base(a->file), lp_path_base(b->file));
 }
 
@@ -109,7 +100,8 @@ static int cmp_for_paths(const void *pa, const void *pb)
 		return c;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	if ((c = cmp_str(a->func, b->func)) || (c = cmp_str(a->cond, b->cond)))
+	if ((c = lp_strcmp0(a->func, b->func)) ||
+	    (c = lp_strcmp0(a->cond, b->cond)))
 		return c;
 	if (a->expect != b->expect)
 		return a->expect < b->expect ? -1 : 1;

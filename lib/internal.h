@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "profile.h"
 
@@ -83,6 +84,12 @@ char *lp_pool_reserve(struct lp_profile *p, size_t n);
 void lp_pool_commit(struct lp_profile *p, size_t n);
 /* A NUL-terminated copy of the @n bytes at @s, or NULL. */
 char *lp_pool_dup(struct lp_profile *p, const char *s, size_t n);
+
+/* strcmp() where a NULL string (a field never set) is "". */
+static inline int lp_strcmp0(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
 
 /* Counts saturate instead of wrapping: a sum is never smaller than a part. */
 static inline uint64_t lp_sat_add(uint64_t a, uint64_t b)

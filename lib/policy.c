@@ -151,24 +151,15 @@ struct fold_ctx {
 	const struct lp_prof_site *row;
 };
 
-static int str_eq(const char *a, const char *b)
-{
-	return !strcmp(a ? a : "", b ? b : "");
-}
-
 static int site_eq(const void *ctx, size_t id)
 {
 	const struct fold_ctx *c = ctx;
 	const struct lp_judged *s = &c->sites->v[id];
 
 	return s->line == c->row->line && s->expect == c->row->expect &&
-	       !strcmp(s->file, c->file) && str_eq(s->func, c->row->func) &&
-	       str_eq(s->cond, c->row->cond);
-}
-
-static int cmp_str(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "");
+	       !strcmp(s->file, c->file) &&
+	       !lp_strcmp0(s->func, c->row->func) &&
+	       !lp_strcmp0(s->cond, c->row->cond);
 }
 
 static int cmp_site(const void *pa, const void *pb)
@@ -180,11 +171,11 @@ static int cmp_site(const void *pa, const void *pb)
 		return c;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	if ((c = cmp_str(a->func, b->func)))
+	if ((c = lp_strcmp0(a->func, b->func)))
 		return c;
 	if (a->expect != b->expect)
 		return a->expect < b->expect ? -1 : 1;
-	return cmp_str(a->cond, b->cond);
+	return lp_strcmp0(a->cond, b->cond);
 }
 
 void lp_judged_list_release(struct lp_judged_list *s)

@@ -11,22 +11,17 @@
 #include "internal.h"
 #include "suggest.h"
 
-static int cmp_str(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "");
-}
-
 /* (file, line, func): where a record is, whatever its kind. */
 static int cmp_place(const struct lp_prof_site *a,
 		     const struct lp_prof_site *b)
 {
-	int c = cmp_str(a->file, b->file);
+	int c = lp_strcmp0(a->file, b->file);
 
 	if (c)
 		return c;
 	if (a->line != b->line)
 		return a->line < b->line ? -1 : 1;
-	return cmp_str(a->func, b->func);
+	return lp_strcmp0(a->func, b->func);
 }
 
 /* Places first, then `if` records before hints, then the condition. */
@@ -42,7 +37,7 @@ static int cmp_row(const void *pa, const void *pb)
 	ib = b->expect == LP_EXPECT_IF;
 	if (ia != ib)
 		return ib - ia;
-	return cmp_str(a->cond, b->cond);
+	return lp_strcmp0(a->cond, b->cond);
 }
 
 /*
@@ -90,7 +85,7 @@ int lp_suggest(struct lp_suggestions *out,
 		/* rows[i..j) share a place; its if records come first */
 		for (k = i; k < j && rows[k]->expect == LP_EXPECT_IF; k = e) {
 			for (e = k; e < j && rows[e]->expect == LP_EXPECT_IF &&
-			     !cmp_str(rows[e]->cond, rows[k]->cond); e++) {
+			     !lp_strcmp0(rows[e]->cond, rows[k]->cond); e++) {
 				/* correct counts false, incorrect true */
 				not_taken = lp_sat_add(not_taken,
 						    rows[e]->correct);
