@@ -16,6 +16,7 @@
 #include "fix/inputs.h"
 #include "fix/locate.h"
 #include "fix/rewrite.h"
+#include "json.h"
 #include "ktable.h"
 #include "suggest.h"
 #include "usage.h"
@@ -149,22 +150,6 @@ static void print_text(const struct entry *e, const struct lp_tree *tree)
 	free(msg);
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(const struct entry *e, int first)
 {
 	const struct lp_judged *s = e->s;
@@ -173,12 +158,12 @@ static void print_json(const struct entry *e, int first)
 				(double)j->evals : 0.0;
 
 	printf("%s\n    {\"file\": ", first ? "" : ",");
-	json_str(e->path);
+	lp_json_str(e->path);
 	printf(", \"line\": %ld, \"function\": ", e->line);
-	json_str(s->func);
+	lp_json_str(s->func);
 	printf(", \"annotation\": ");
 	if (e->pl && e->pl->placed)
-		json_str(e->pl->hint->name);
+		lp_json_str(e->pl->hint->name);
 	else
 		printf("null");
 	printf(", \"verdict\": \"%s\", \"correct\": %llu, \"incorrect\": "
@@ -191,15 +176,15 @@ static void print_json(const struct entry *e, int first)
 	       (unsigned long long)j->total.constant,
 	       (unsigned long long)j->evals, pct, j->profiles_right,
 	       j->profiles_wrong);
-	json_str(s->file);
+	lp_json_str(s->file);
 	printf(", \"profile_line\": %ld, \"condition\": ", s->line);
 	if (s->cond && *s->cond)
-		json_str(s->cond);
+		lp_json_str(s->cond);
 	else
 		printf("null");         /* kernel tables do not say */
 	if (e->pl && !e->pl->placed && e->pl->reason) {
 		printf(", \"not_found\": ");
-		json_str(e->pl->reason);
+		lp_json_str(e->pl->reason);
 	}
 	printf("}");
 }
@@ -253,11 +238,11 @@ static void print_suggestion_json(const struct lp_suggestion *s, int first)
 {
 	printf("%s\n    {\"suggest\": \"%s\", \"file\": ", first ? "" : ",",
 	       s->likely ? "likely" : "unlikely");
-	json_str(s->file);
+	lp_json_str(s->file);
 	printf(", \"line\": %ld, \"function\": ", s->line);
-	json_str(s->func);
+	lp_json_str(s->func);
 	printf(", \"condition\": ");
-	json_str(s->cond);
+	lp_json_str(s->cond);
 	printf(", \"true\": %llu, \"false\": %llu}",
 	       (unsigned long long)s->taken,
 	       (unsigned long long)s->not_taken);
@@ -315,7 +300,7 @@ static void print_sarif_result(int first, const char *rule, int warning,
 	printf("%s\n      {\"ruleId\": \"likelyprof-%s\", \"level\": "
 	       "\"%s\", \"message\": {\"text\": ", first ? "" : ",", rule,
 	       warning ? "warning" : "note");
-	json_str(msg);
+	lp_json_str(msg);
 	printf("}, \"locations\": [{\"physicalLocation\": "
 	       "{\"artifactLocation\": {\"uri\": ");
 	uri_str(path);

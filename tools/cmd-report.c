@@ -16,6 +16,7 @@
 #include "builtin.h"
 #include "fix/inputs.h"
 #include "fold.h"
+#include "json.h"
 #include "ktable.h"
 #include "profile.h"
 #include "read-profiles.h"
@@ -107,61 +108,6 @@ static void print_csv(const struct lp_kernel_key *rows, size_t nr)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	unsigned min, cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	if (s[0] < 0xe0) {
-		n = 2, min = 0x80, cp = s[0] & 0x1f;
-	} else if (s[0] < 0xf0) {
-		n = 3, min = 0x800, cp = s[0] & 0x0f;
-	} else {
-		n = 4, min = 0x10000, cp = s[0] & 0x07;
-	}
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/*
- * A JSON string.  Control bytes become \u00XX; so does any byte that is
- * not part of valid UTF-8 (a path in another encoding), which keeps the
- * output valid JSON at the price of reading such a byte as Latin-1.
- */
-static void json_str(const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	putchar('"');
-	while (*s) {
-		size_t n;
-
-		if (*s == '"' || *s == '\\') {
-			putchar('\\');
-			putchar(*s++);
-		} else if (*s < 0x20 || *s == 0x7f) {
-			printf("\\u%04x", *s++);
-		} else if (*s < 0x80) {
-			putchar(*s++);
-		} else if ((n = utf8_len(s))) {
-			fwrite(s, 1, n, stdout);
-			s += n;
-		} else {
-			printf("\\u%04x", *s++);
-		}
-	}
-	putchar('"');
-}
-
 static void print_json(const struct lp_kernel_key *rows, size_t nr)
 {
 	size_t i;
@@ -176,9 +122,9 @@ static void print_json(const struct lp_kernel_key *rows, size_t nr)
 		long pct = lp_kernel_percent(s->correct, s->incorrect);
 
 		fputs("  {\"file\": ", stdout);
-		json_str(s->file);
+		lp_json_str(s->file);
 		printf(", \"line\": %ld, \"function\": ", s->line);
-		json_str(s->func);
+		lp_json_str(s->func);
 		fputs(", \"expect\": ", stdout);
 		if (s->expect == LP_EXPECT_UNKNOWN)
 			fputs("null", stdout);
@@ -191,7 +137,7 @@ static void print_json(const struct lp_kernel_key *rows, size_t nr)
 		       (unsigned long long)s->correct,
 		       (unsigned long long)s->incorrect,
 		       (unsigned long long)s->constant);
-		json_str(s->cond);
+		lp_json_str(s->cond);
 		if (pct < 0)
 			fputs(", \"percent_incorrect\": null}", stdout);
 		else
