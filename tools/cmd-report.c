@@ -147,6 +147,12 @@ static void print_json(const struct lp_kernel_key *rows, size_t nr)
 	fputs("]\n", stdout);
 }
 
+/* Counts saturate, as the library's do. */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 /*
  * lcov's tracefile, for genhtml: per source file (SF:), per site a block
  * of two branches, the condition true and false (BRDA:line,block,branch,
@@ -231,7 +237,7 @@ static void print_lcov(struct lp_kernel_key *rows, size_t nr)
 		} else {
 			block++;
 		}
-		evals = t + f < t ? UINT64_MAX : t + f;
+		evals = sat_add(t, f);
 		if (evals > lf.line_evals)
 			lf.line_evals = evals;
 		if (!t && !f) {
@@ -277,11 +283,10 @@ static void print_html(const struct lp_kernel_key *rows, size_t nr, int all)
 
 	for (i = 0; i < nr; i++) {
 		const struct lp_prof_site *s = rows[i].site;
-		uint64_t ev = s->correct + s->incorrect < s->correct ?
-			      UINT64_MAX : s->correct + s->incorrect;
+		uint64_t ev = sat_add(s->correct, s->incorrect);
 
 		most = ev > most ? ev : most;
-		total = total + ev < total ? UINT64_MAX : total + ev;
+		total = sat_add(total, ev);
 	}
 	printf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	       "<meta charset=\"utf-8\">\n<title>likelyprof report</title>\n"
