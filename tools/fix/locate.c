@@ -1,907 +1,35 @@
 /*
- * locate.c - from a profile's (file, line, function) to an annotation
+ * locate.c - from a profile's (file, line, function, direction,
+ * condition) to one annotation of the tree, by the weight of the evidence
  *
- * locate.h describes the strategy.  The code is in four parts: the tree
- * (walk, safe reads), the tree's spellings and annotated macros (a scan of
- * #define lines), the annotations of a function ("slots", in source
- * order, with the range of lines a compiler may report for each), and the
- * alignment of the profile's sites with those slots.
+ * locate.h gives the strategy.  Three passes, strongest evidence first:
+ *
+ *  1. per function: the sites the profile has in one function of one
+ *     file against the annotations the source has there, by exact line,
+ *     by order, by a common shift, by the condition's text;
+ *  2. a site still open takes the shift of the nearest placed site of the
+ *     same file;
+ *  3. every site still open is weighed against every annotation of every
+ *     file of its name: line, condition, direction, function name and
+ *     path each count, and the function name is only one of them, so a
+ *     name the source does not spell plainly does not stop a site whose
+ *     file, line and condition agree.
+ *
+ * In a git work tree, history.c then maps sites placed on weak evidence
+ * (and every flip) from the revision the profile was made from.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "fix/locate.h"
+#include "fix/tree.h"
 #include "fold.h"
 #include "usage.h"
-
-/* One annotation inside a macro body, found by byte offset. */
-struct target {
-	struct lp_srcfile *file;
-	size_t off;
-	const struct lp_hint *hint;
-	long expect;
-};
-
-/* A macro whose body holds annotations. */
-struct amacro {
-	char *name;
-	int funclike;
-	struct target *t;
-	size_t nt;
-	char **callees;         /* other names called in the body */
-	size_t ncallees;
-	int resolving, resolved;
-};
-
-struct lp_tree {
-	char *src;              /* as given */
-	char *real;             /* realpath */
-	struct lp_srcfile *files;
-	size_t nfiles, afiles;
-	struct lp_hint *hints;
-	size_t nhints, ahints;
-	struct amacro *macros;
-	size_t nmacros, amacros;
-};
-
-/*-************************************
- *  The tree
- **************************************/
-
-static struct lp_tree *walking;
-static size_t walk_root_len;
-
-static int walk_one(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	struct lp_tree *t = walking;
-	struct lp_srcfile *f;
-	const char *base = path + ftw->base;
-
-	(void)st;
-	if (flag == FTW_D && ftw->level > 0 &&
-	    (!strcmp(base, ".git") || !strcmp(base, ".hg") ||
-	     !strcmp(base, ".svn")))
-		return FTW_SKIP_SUBTREE;
-	if (flag != FTW_F && flag != FTW_SL && flag != FTW_SLN)
-		return FTW_CONTINUE;
-	if (t->nfiles == t->afiles) {
-		t->afiles = t->afiles ? 2 * t->afiles : 256;
-		t->files = lp_xrealloc(t->files, t->afiles * sizeof(*t->files));
-	}
-	f = &t->files[t->nfiles++];
-	memset(f, 0, sizeof(*f));
-	f->rel = lp_xstrdup(path + walk_root_len + 1);
-	f->is_link = flag != FTW_F;
-	return FTW_CONTINUE;
-}
-
-const char *lp_tree_root(const struct lp_tree *t)
-{
-	return t->real;
-}
-
-char *lp_tree_path(const struct lp_tree *t, const struct lp_srcfile *f)
-{
-	size_t n = strlen(t->src);
-
-	if (!strcmp(t->src, "."))
-		return lp_xstrdup(f->rel);
-	return lp_xstrfmt("%s%s%s", t->src,
-			  n && t->src[n - 1] == '/' ? "" : "/", f->rel);
-}
-
-static void unload(struct lp_srcfile *f)
-{
-	size_t i;
-
-	lp_lexed_release(&f->lx);
-	for (i = 0; i < f->nfuncs; i++)
-		free(f->funcs[i].name);
-	free(f->funcs);
-	free(f->buf);
-	f->funcs = NULL;
-	f->nfuncs = 0;
-	f->buf = NULL;
-	f->loaded = 0;
-}
-
-/*
- * Reads a file of the tree.  O_NOFOLLOW refuses a link in the last
- * component; realpath() then proves no folder on the way was one that
- * leads out (the tree may have changed since the walk).
- */
-static int read_tree_file(struct lp_tree *t, struct lp_srcfile *f,
-			  char **err)
-{
-	char *path = lp_xstrfmt("%s/%s", t->real, f->rel);
-	char *real = NULL;
-	size_t n = strlen(t->real), cap = 8192;
-	int fd;
-	ssize_t got;
-
-	if (f->is_link) {
-		*err = lp_xstrfmt("'%s' is a symbolic link; not following it",
-				  f->rel);
-		goto fail;
-	}
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		*err = lp_xstrfmt("cannot open '%s': %s", f->rel,
-				  strerror(errno));
-		goto fail;
-	}
-	real = realpath(path, NULL);
-	if (!real || strncmp(real, t->real, n) || real[n] != '/' ||
-	    fstat(fd, &f->st) || !S_ISREG(f->st.st_mode)) {
-		*err = lp_xstrfmt("'%s' is not a regular file inside the tree",
-				  f->rel);
-		close(fd);
-		goto fail;
-	}
-	f->buf = lp_xmalloc(cap);
-	f->len = 0;
-	while ((got = read(fd, f->buf + f->len, cap - f->len)) != 0) {
-		if (got < 0) {
-			if (errno == EINTR)
-				continue;
-			*err = lp_xstrfmt("cannot read '%s': %s", f->rel,
-					  strerror(errno));
-			close(fd);
-			free(f->buf);
-			f->buf = NULL;
-			goto fail;
-		}
-		f->len += (size_t)got;
-		if (f->len == cap) {
-			cap *= 2;
-			f->buf = lp_xrealloc(f->buf, cap);
-		}
-	}
-	close(fd);
-	f->buf[f->len] = '\0';
-	free(path);
-	free(real);
-	return 0;
-fail:
-	free(path);
-	free(real);
-	return -1;
-}
-
-static int is_keyword(const struct lp_lexed *lx, size_t i)
-{
-	static const char *const kw[] = {
-		"if", "while", "for", "switch", "return", "sizeof",
-		"__attribute__", "__attribute", "_Alignas", "__typeof__",
-		"typeof", "__asm__", "asm", "defined", "_Static_assert",
-		"__declspec", "alignas", "decltype", "noexcept", "throw",
-	};
-	size_t k;
-
-	for (k = 0; k < sizeof(kw) / sizeof(kw[0]); k++)
-		if (lp_tok_is(lx, i, kw[k]))
-			return 1;
-	return 0;
-}
-
-static int live(const struct lp_lexed *lx, size_t i)
-{
-	return !(lx->tok[i].flags & (LP_TOKF_PP | LP_TOKF_DEAD));
-}
-
-/* The live token before @i, or LP_NO_MATCH. */
-static size_t prev_live(const struct lp_lexed *lx, size_t i)
-{
-	while (i-- > 0)
-		if (live(lx, i))
-			return i;
-	return LP_NO_MATCH;
-}
-
-/* An identifier that may be an attribute macro: not a C keyword. */
-static int attr_word(const struct lp_lexed *lx, size_t i)
-{
-	return lx->tok[i].kind == LP_TOK_IDENT && !is_keyword(lx, i);
-}
-
-/*
- * True when the identifier at @i follows a parameter list, maybe through
- * other such words: ") A B" or ") A(x) B".  "struct s {" and "= {" do not.
- */
-static int after_params(const struct lp_lexed *lx, size_t i)
-{
-	size_t k = prev_live(lx, i);
-
-	while (k != LP_NO_MATCH) {
-		if (lp_tok_is(lx, k, ")") && lx->tok[k].match != LP_NO_MATCH) {
-			size_t b = prev_live(lx, lx->tok[k].match);
-
-			/* "A(x)" before us is another attribute macro */
-			if (b != LP_NO_MATCH && attr_word(lx, b) &&
-			    prev_live(lx, b) != LP_NO_MATCH &&
-			    lp_tok_is(lx, prev_live(lx, b), ")")) {
-				k = prev_live(lx, b);
-				continue;
-			}
-			return 1;
-		}
-		if (!attr_word(lx, k))
-			return 0;
-		k = prev_live(lx, k);
-	}
-	return 0;
-}
-
-/*
- * Function definitions: "name ( ... ) [attributes, const, K&R
- * declarations are not handled] {" at file scope.  extern "C" and
- * namespace blocks are looked into.
- */
-static void find_functions(struct lp_srcfile *f)
-{
-	const struct lp_lexed *lx = &f->lx;
-	size_t i, afuncs = 0;
-
-	for (i = 0; i < lx->nr; i++) {
-		size_t close, open, name, k;
-
-		if (!live(lx, i) || !lp_tok_is(lx, i, "{") ||
-		    lx->tok[i].match == LP_NO_MATCH)
-			continue;
-		/* step back over trailing attributes and qualifiers */
-		k = prev_live(lx, i);
-		for (;;) {
-			if (k == LP_NO_MATCH)
-				break;
-			if (lp_tok_is(lx, k, ")") &&
-			    lx->tok[k].match != LP_NO_MATCH) {
-				size_t o = lx->tok[k].match;
-				size_t b = prev_live(lx, o);
-
-				if (b != LP_NO_MATCH &&
-				    (lp_tok_is(lx, b, "__attribute__") ||
-				     lp_tok_is(lx, b, "__attribute") ||
-				     lp_tok_is(lx, b, "noexcept") ||
-				     lp_tok_is(lx, b, "__declspec"))) {
-					k = prev_live(lx, b);
-					continue;
-				}
-				/* ") ATTR(x) {": a project's attribute macro */
-				if (b != LP_NO_MATCH && attr_word(lx, b) &&
-				    after_params(lx, b)) {
-					k = prev_live(lx, b);
-					continue;
-				}
-				break;
-			}
-			if (lp_tok_is(lx, k, "const") ||
-			    lp_tok_is(lx, k, "override") ||
-			    lp_tok_is(lx, k, "final") ||
-			    lp_tok_is(lx, k, "noexcept")) {
-				k = prev_live(lx, k);
-				continue;
-			}
-			/* ") mi_attr_noexcept {", ") __THROW {" */
-			if (attr_word(lx, k) && after_params(lx, k)) {
-				k = prev_live(lx, k);
-				continue;
-			}
-			break;
-		}
-		if (k == LP_NO_MATCH || !lp_tok_is(lx, k, ")") ||
-		    lx->tok[k].match == LP_NO_MATCH) {
-			/* namespace x { / extern "C" { : look inside */
-			size_t b = prev_live(lx, i);
-
-			if (b != LP_NO_MATCH &&
-			    (lx->tok[b].kind == LP_TOK_STRING ||
-			     (lx->tok[b].kind == LP_TOK_IDENT &&
-			      (b == 0 || (prev_live(lx, b) != LP_NO_MATCH &&
-			       lp_tok_is(lx, prev_live(lx, b),
-					 "namespace"))))))
-				continue;
-			i = lx->tok[i].match;
-			continue;
-		}
-		close = k;
-		open = lx->tok[close].match;
-		name = prev_live(lx, open);
-		if (name == LP_NO_MATCH || lx->tok[name].kind != LP_TOK_IDENT ||
-		    is_keyword(lx, name)) {
-			i = lx->tok[i].match;
-			continue;
-		}
-		if (f->nfuncs == afuncs) {
-			afuncs = afuncs ? 2 * afuncs : 32;
-			f->funcs = lp_xrealloc(f->funcs,
-					       afuncs * sizeof(*f->funcs));
-		}
-		f->funcs[f->nfuncs].name = lp_tok_dup(lx, name);
-		f->funcs[f->nfuncs].name_tok = name;
-		f->funcs[f->nfuncs].open = i;
-		f->funcs[f->nfuncs].close = lx->tok[i].match;
-		f->nfuncs++;
-		i = lx->tok[i].match;
-	}
-}
-
-static void lex_loaded(struct lp_srcfile *f)
-{
-	lp_lex(&f->lx, f->buf, f->len);
-	find_functions(f);
-	f->loaded = 1;
-}
-
-int lp_srcfile_load(struct lp_tree *t, struct lp_srcfile *f, char **err)
-{
-	if (f->loaded)
-		return 0;
-	if (read_tree_file(t, f, err))
-		return -1;
-	if (memchr(f->buf, '\0', f->len)) {
-		*err = lp_xstrfmt("'%s' is a binary file", f->rel);
-		free(f->buf);
-		f->buf = NULL;
-		return -1;
-	}
-	lex_loaded(f);
-	return 0;
-}
-
-/*-************************************
- *  Spellings and annotated macros
- **************************************/
-
-static const char *const default_hints[] = {
-	"likely", "unlikely", "LIKELY", "UNLIKELY"
-};
-
-const struct lp_hint *lp_tree_hint(const struct lp_tree *t,
-				   const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < t->nhints; i++)
-		if (!strcmp(t->hints[i].name, name))
-			return &t->hints[i];
-	return NULL;
-}
-
-static const struct lp_hint *tok_hint(const struct lp_tree *t,
-				      const struct lp_lexed *lx, size_t i)
-{
-	size_t k;
-
-	if (lx->tok[i].kind != LP_TOK_IDENT)
-		return NULL;
-	for (k = 0; k < t->nhints; k++)
-		if (lp_tok_is(lx, i, t->hints[k].name))
-			return &t->hints[k];
-	return NULL;
-}
-
-static void add_hint(struct lp_tree *t, const char *name, long expect,
-		     int nargs, int cond_arg, int value_arg, int is_default)
-{
-	struct lp_hint *h;
-
-	if (t->nhints == t->ahints) {
-		t->ahints = t->ahints ? 2 * t->ahints : 16;
-		t->hints = lp_xrealloc(t->hints, t->ahints * sizeof(*t->hints));
-	}
-	h = &t->hints[t->nhints++];
-	h->name = lp_xstrdup(name);
-	h->expect = expect;
-	h->nargs = nargs;
-	h->cond_arg = cond_arg;
-	h->value_arg = value_arg;
-	h->is_default = is_default;
-}
-
-/* The directive's tokens: [name, end) of "#define name ...". */
-struct define {
-	size_t name, body, end;     /* body: first token after params */
-	size_t params, nparams;     /* '(' of the parameters, their count */
-	int funclike;
-};
-
-static int parse_define(const struct lp_lexed *lx, size_t dir,
-			struct define *d)
-{
-	size_t i = dir + 2;
-
-	if (!(lx->tok[dir].flags & LP_TOKF_DIRECTIVE) ||
-	    (lx->tok[dir].flags & LP_TOKF_DEAD) || dir + 2 >= lx->nr ||
-	    lx->tok[dir + 1].dir != dir || !lp_tok_is(lx, dir + 1, "define") ||
-	    lx->tok[i].dir != dir || !(lx->tok[i].flags & LP_TOKF_PP) ||
-	    lx->tok[i].kind != LP_TOK_IDENT)
-		return 0;
-	d->name = i;
-	d->end = i + 1;
-	while (d->end < lx->nr && lx->tok[d->end].dir == dir &&
-	       (lx->tok[d->end].flags & LP_TOKF_PP) &&
-	       !(lx->tok[d->end].flags & LP_TOKF_DIRECTIVE))
-		d->end++;
-	d->funclike = i + 1 < d->end && lp_tok_is(lx, i + 1, "(") &&
-		      lx->tok[i + 1].start == lx->tok[i].end;
-	d->nparams = 0;
-	d->params = i + 1;
-	d->body = i + 1;
-	if (d->funclike) {
-		size_t close = lx->tok[i + 1].match, k;
-
-		if (close == LP_NO_MATCH || close >= d->end)
-			return 0;
-		for (k = i + 2; k < close; k++)
-			if (lx->tok[k].kind == LP_TOK_IDENT ||
-			    lp_tok_is(lx, k, "..."))
-				d->nparams++;
-		d->body = close + 1;
-	}
-	return 1;
-}
-
-/* The index of parameter @i's name among the define's, or -1. */
-static int param_index(const struct lp_lexed *lx, const struct define *d,
-		       size_t i)
-{
-	size_t k, close;
-	int n = 0;
-
-	if (!d->funclike || lx->tok[i].kind != LP_TOK_IDENT)
-		return -1;
-	close = lx->tok[d->params].match;
-	for (k = d->params + 1; k < close; k++) {
-		if (lx->tok[k].kind != LP_TOK_IDENT)
-			continue;
-		if (lx->tok[k].end - lx->tok[k].start ==
-		    lx->tok[i].end - lx->tok[i].start &&
-		    !memcmp(lx->buf + lx->tok[k].start,
-			    lx->buf + lx->tok[i].start,
-			    lx->tok[i].end - lx->tok[i].start))
-			return n;
-		n++;
-	}
-	return -1;
-}
-
-/* The first parameter named in tokens [from, to), or -1. */
-static int first_param(const struct lp_lexed *lx, const struct define *d,
-		       size_t from, size_t to)
-{
-	for (; from < to; from++) {
-		int p = param_index(lx, d, from);
-
-		if (p >= 0)
-			return p;
-	}
-	return -1;
-}
-
-/*
- * A spelling of __builtin_expect: a function-like macro whose body, bare
- * or in parentheses, is one call of a known spelling on its parameter.
- */
-static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
-		       const struct define *d)
-{
-	size_t from = d->body, to = d->end, af[3], at[3];
-	const struct lp_hint *inner;
-	char *name;
-	int n, cond, value = -1;
-	long expect;
-
-	if (!d->funclike || !d->nparams)
-		return 0;
-	while (to - from >= 2 && lp_tok_is(lx, from, "(") &&
-	       lx->tok[from].match == to - 1) {
-		from++;
-		to--;
-	}
-	if (to - from < 3 || !lp_tok_is(lx, from + 1, "(") ||
-	    lx->tok[from + 1].match != to - 1)
-		return 0;
-	name = lp_tok_dup(lx, d->name);
-	if (lp_tree_hint(t, name)) {
-		free(name);
-		return 0;
-	}
-	if (lp_tok_is(lx, from, "__builtin_expect")) {
-		n = lp_tok_args(lx, from + 1, af, at, 3);
-		if (n != 2)
-			goto no;
-		cond = first_param(lx, d, af[0], at[0]);
-		expect = lp_tok_bool(lx, af[1], at[1]);
-		if (expect < 0) {
-			if (at[1] - af[1] != 1 ||
-			    (value = param_index(lx, d, af[1])) < 0)
-				goto no;
-			expect = LP_EXPECT_UNKNOWN;
-		}
-	} else if ((inner = tok_hint(t, lx, from))) {
-		n = lp_tok_args(lx, from + 1, af, at, 3);
-		if (n != inner->nargs)
-			goto no;
-		cond = first_param(lx, d, af[inner->cond_arg],
-				   at[inner->cond_arg]);
-		expect = inner->expect;
-		if (inner->value_arg >= 0) {
-			size_t vf = af[inner->value_arg];
-			size_t vt = at[inner->value_arg];
-
-			expect = lp_tok_bool(lx, vf, vt);
-			if (expect < 0) {
-				if (vt - vf != 1 ||
-				    (value = param_index(lx, d, vf)) < 0)
-					goto no;
-				expect = LP_EXPECT_UNKNOWN;
-			}
-		}
-	} else {
-		goto no;
-	}
-	if (cond < 0)
-		goto no;
-	add_hint(t, name, expect, (int)d->nparams, cond, value, 0);
-	free(name);
-	return 1;
-no:
-	free(name);
-	return 0;
-}
-
-/* The expected value of the hint call whose name is token @i. */
-static long call_expect(const struct lp_lexed *lx, size_t i,
-			const struct lp_hint *h)
-{
-	size_t af[8], at[8];
-	int n;
-
-	if (h->value_arg < 0)
-		return h->expect;
-	n = lp_tok_args(lx, i + 1, af, at, 8);
-	if (n <= h->value_arg)
-		return LP_EXPECT_UNKNOWN;
-	n = lp_tok_bool(lx, af[h->value_arg], at[h->value_arg]);
-	return n < 0 ? LP_EXPECT_UNKNOWN : n;
-}
-
-static int is_call(const struct lp_lexed *lx, size_t i, size_t end)
-{
-	return i + 1 < end && lp_tok_is(lx, i + 1, "(") &&
-	       lx->tok[i + 1].match != LP_NO_MATCH;
-}
-
-/* Not a member access (p->likely) nor a declaration's name. */
-static int call_position(const struct lp_lexed *lx, size_t i)
-{
-	return i == 0 || !(lp_tok_is(lx, i - 1, ".") ||
-			   lp_tok_is(lx, i - 1, "->") ||
-			   lp_tok_is(lx, i - 1, "define"));
-}
-
-static struct amacro *new_macro(struct lp_tree *t, char *name, int funclike)
-{
-	struct amacro *m;
-
-	if (t->nmacros == t->amacros) {
-		t->amacros = t->amacros ? 2 * t->amacros : 32;
-		t->macros = lp_xrealloc(t->macros,
-					t->amacros * sizeof(*t->macros));
-	}
-	m = &t->macros[t->nmacros++];
-	memset(m, 0, sizeof(*m));
-	m->name = name;
-	m->funclike = funclike;
-	return m;
-}
-
-static void add_target(struct amacro *m, struct lp_srcfile *f, size_t off,
-		       const struct lp_hint *h, long expect)
-{
-	m->t = lp_xrealloc(m->t, (m->nt + 1) * sizeof(*m->t));
-	m->t[m->nt].file = f;
-	m->t[m->nt].off = off;
-	m->t[m->nt].hint = h;
-	m->t[m->nt].expect = expect;
-	m->nt++;
-}
-
-/* Records @d when its body calls a spelling: an annotated macro. */
-static void define_annotated(struct lp_tree *t, struct lp_srcfile *f,
-			     const struct define *d)
-{
-	const struct lp_lexed *lx = &f->lx;
-	struct amacro *m = NULL;
-	char *name = lp_tok_dup(lx, d->name);
-	size_t i;
-
-	if (lp_tree_hint(t, name)) {
-		free(name);
-		return;
-	}
-	for (i = d->body; i < d->end; i++) {
-		const struct lp_hint *h;
-
-		if (lx->tok[i].kind != LP_TOK_IDENT || !is_call(lx, i, d->end))
-			continue;
-		h = tok_hint(t, lx, i);
-		if (!m && h)
-			m = new_macro(t, name, d->funclike);
-		if (h && call_position(lx, i))
-			add_target(m, f, lx->tok[i].start, h,
-				   call_expect(lx, i, h));
-	}
-	if (!m) {
-		free(name);
-		return;
-	}
-	/* calls of names that may be annotated macros too */
-	for (i = d->body; i < d->end; i++) {
-		if (lx->tok[i].kind != LP_TOK_IDENT || tok_hint(t, lx, i))
-			continue;
-		m->callees = lp_xrealloc(m->callees, (m->ncallees + 1) *
-					 sizeof(char *));
-		m->callees[m->ncallees++] = lp_tok_dup(lx, i);
-	}
-}
-
-static int c_like(const char *rel)
-{
-	static const char *const ext[] = {
-		".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx",
-		".inc", ".inl", ".ipp", ".tcc", ".C", ".H", ".c++", ".h++",
-	};
-	const char *dot = strrchr(rel, '.');
-	size_t i;
-
-	if (!dot || strchr(dot, '/'))
-		return 0;
-	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
-		if (!strcmp(dot, ext[i]))
-			return 1;
-	return 0;
-}
-
-/* Does @f name "__builtin_expect" or a spelling from @from on? */
-static int mentions_hint(const struct lp_tree *t, const struct lp_srcfile *f,
-			 size_t from)
-{
-	size_t i;
-
-	if (!memmem(f->buf, f->len, "define", 6))
-		return 0;
-	if (memmem(f->buf, f->len, "__builtin_expect", 16))
-		return 1;
-	for (i = from; i < t->nhints; i++)
-		if (memmem(f->buf, f->len, t->hints[i].name,
-			   strlen(t->hints[i].name)))
-			return 1;
-	return 0;
-}
-
-/* Loads @f only if it is C and mentions a spelling from @from on. */
-static int load_if_hinted(struct lp_tree *t, struct lp_srcfile *f,
-			  size_t from)
-{
-	char *err = NULL;
-
-	if (f->is_link || !c_like(f->rel))
-		return 0;
-	if (f->loaded)
-		return mentions_hint(t, f, from);
-	if (read_tree_file(t, f, &err)) {
-		free(err);
-		return 0;
-	}
-	if (memchr(f->buf, '\0', f->len) || !mentions_hint(t, f, from)) {
-		free(f->buf);
-		f->buf = NULL;
-		return 0;
-	}
-	lex_loaded(f);
-	return 1;
-}
-
-/*
- * Two sweeps over the tree's C files: the first, repeated while it finds
- * new ones, learns the spellings (a spelling may be defined through
- * another); the second records annotated macros with all of them known.
- * A file is lexed only when it names a spelling, and unloaded after.
- */
-static void scan_macros(struct lp_tree *t)
-{
-	size_t i, k, from = 0;
-	int found = 1;
-
-	while (found) {
-		size_t before = t->nhints;
-
-		found = 0;
-		for (i = 0; i < t->nfiles; i++) {
-			struct lp_srcfile *f = &t->files[i];
-
-			if (!load_if_hinted(t, f, from))
-				continue;
-			for (k = 0; k < f->lx.nr; k++) {
-				struct define d;
-
-				if (parse_define(&f->lx, k, &d) &&
-				    define_hint(t, &f->lx, &d))
-					found = 1;
-			}
-			unload(f);
-		}
-		from = before;
-	}
-	for (i = 0; i < t->nfiles; i++) {
-		struct lp_srcfile *f = &t->files[i];
-
-		if (!load_if_hinted(t, f, 0))
-			continue;
-		for (k = 0; k < f->lx.nr; k++) {
-			struct define d;
-
-			if (parse_define(&f->lx, k, &d))
-				define_annotated(t, f, &d);
-		}
-		unload(f);
-	}
-}
-
-static int cmp_macro(const void *a, const void *b)
-{
-	return strcmp(((const struct amacro *)a)->name,
-		      ((const struct amacro *)b)->name);
-}
-
-/* The first of the definitions named @name, and how many there are. */
-static struct amacro *find_macro(const struct lp_tree *t, const char *name,
-				 size_t len, size_t *count)
-{
-	size_t lo = 0, hi = t->nmacros, first;
-
-	*count = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(t->macros[mid].name, name, len);
-
-		if (!c && t->macros[mid].name[len])
-			c = 1;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	first = lo;
-	while (lo < t->nmacros && !strncmp(t->macros[lo].name, name, len) &&
-	       !t->macros[lo].name[len])
-		lo++;
-	*count = lo - first;
-	return *count ? &t->macros[first] : NULL;
-}
-
-/* Adds the targets of the annotated macros @m's body calls. */
-static void resolve_macro(struct lp_tree *t, struct amacro *m)
-{
-	size_t i;
-
-	if (m->resolved || m->resolving)
-		return;
-	m->resolving = 1;
-	for (i = 0; i < m->ncallees; i++) {
-		size_t n, k;
-		struct amacro *c = find_macro(t, m->callees[i],
-					      strlen(m->callees[i]), &n);
-
-		if (n != 1 || c == m)
-			continue;
-		resolve_macro(t, c);
-		for (k = 0; k < c->nt; k++)
-			add_target(m, c->t[k].file, c->t[k].off, c->t[k].hint,
-				   c->t[k].expect);
-	}
-	m->resolving = 0;
-	m->resolved = 1;
-}
-
-struct lp_tree *lp_tree_open(const char *src, char **err)
-{
-	struct lp_tree *t;
-	struct stat st;
-	size_t i;
-
-	if (stat(src, &st) || !S_ISDIR(st.st_mode)) {
-		*err = lp_xstrfmt("'%s' is not a folder", src);
-		return NULL;
-	}
-	t = lp_xcalloc(1, sizeof(*t));
-	t->src = lp_xstrdup(src);
-	t->real = realpath(src, NULL);
-	if (!t->real) {
-		*err = lp_xstrfmt("cannot resolve '%s': %s", src,
-				  strerror(errno));
-		lp_tree_free(t);
-		return NULL;
-	}
-	walking = t;
-	walk_root_len = strlen(t->real);
-	if (!strcmp(t->real, "/"))
-		walk_root_len = 0;
-	if (nftw(t->real, walk_one, 32, FTW_PHYS | FTW_ACTIONRETVAL)) {
-		*err = lp_xstrfmt("cannot walk '%s': %s", src, strerror(errno));
-		lp_tree_free(t);
-		return NULL;
-	}
-	walking = NULL;
-	for (i = 0; i < sizeof(default_hints) / sizeof(default_hints[0]); i++)
-		add_hint(t, default_hints[i], i % 2 ? 0 : 1, 1, 0, -1, 1);
-	add_hint(t, "__builtin_expect", LP_EXPECT_UNKNOWN, 2, 0, 1, 0);
-	scan_macros(t);
-	if (t->nmacros)
-		qsort(t->macros, t->nmacros, sizeof(*t->macros), cmp_macro);
-	for (i = 0; i < t->nmacros; i++)
-		resolve_macro(t, &t->macros[i]);
-	return t;
-}
-
-void lp_tree_free(struct lp_tree *t)
-{
-	size_t i, k;
-
-	if (!t)
-		return;
-	for (i = 0; i < t->nfiles; i++) {
-		unload(&t->files[i]);
-		free(t->files[i].rel);
-	}
-	for (i = 0; i < t->nhints; i++)
-		free(t->hints[i].name);
-	for (i = 0; i < t->nmacros; i++) {
-		for (k = 0; k < t->macros[i].ncallees; k++)
-			free(t->macros[i].callees[k]);
-		free(t->macros[i].callees);
-		free(t->macros[i].name);
-		free(t->macros[i].t);
-	}
-	free(t->macros);
-	free(t->hints);
-	free(t->files);
-	free(t->src);
-	free(t->real);
-	free(t);
-}
 
 /*-************************************
  *  The annotations of a function
  **************************************/
 
-/* One annotation as the profile would see it. */
-struct slot {
-	unsigned lo, hi;        /* lines a compiler may report */
-	struct lp_srcfile *file;        /* where the hint token is */
-	size_t off;             /* its byte offset */
-	const struct lp_hint *hint;
-	long expect;
-	char *cond;             /* the condition's text, for direct hints */
-	const char *macro;      /* the macro holding it, or NULL */
-	int ambiguous;          /* a macro with several definitions */
-};
-
-struct slots {
-	struct slot *v;
-	size_t nr, alloc;
-};
-
-static struct slot *push_slot(struct slots *s)
+static struct lp_slot *push_slot(struct lp_slots *s)
 {
 	if (s->nr == s->alloc) {
 		s->alloc = s->alloc ? 2 * s->alloc : 16;
@@ -911,7 +39,7 @@ static struct slot *push_slot(struct slots *s)
 	return &s->v[s->nr++];
 }
 
-static void release_slots(struct slots *s)
+void lp_slots_release(struct lp_slots *s)
 {
 	size_t i;
 
@@ -920,25 +48,6 @@ static void release_slots(struct slots *s)
 	free(s->v);
 	s->v = NULL;
 	s->nr = s->alloc = 0;
-}
-
-/* An identifier that reads as a macro: upper case, digits, '_'. */
-static int macro_like(const struct lp_lexed *lx, size_t i)
-{
-	const struct lp_token *t = &lx->tok[i];
-	size_t k;
-	int letters = 0;
-
-	if (t->kind != LP_TOK_IDENT)
-		return 0;
-	for (k = t->start; k < t->end; k++) {
-		char c = lx->buf[k];
-
-		if (c >= 'a' && c <= 'z')
-			return 0;
-		letters += c >= 'A' && c <= 'Z';
-	}
-	return letters > 1;
 }
 
 /*
@@ -953,7 +62,7 @@ static void line_range(const struct lp_tree *t, const struct lp_lexed *lx,
 
 	*lo = lx->tok[i].line;
 	*hi = lx->tok[i].line;
-	if (is_call(lx, i, lx->nr))
+	if (lp_tok_call(lx, i, lx->nr))
 		*hi = lx->tok[lx->tok[i + 1].match].last_line;
 	for (k = i; k-- > body_open + 1;) {
 		size_t name;
@@ -967,9 +76,10 @@ static void line_range(const struct lp_tree *t, const struct lp_lexed *lx,
 		name = k - 1;
 		if (lx->tok[name].kind != LP_TOK_IDENT)
 			continue;
-		if (!macro_like(lx, name) &&
-		    !find_macro(t, lx->buf + lx->tok[name].start,
-				lx->tok[name].end - lx->tok[name].start, &n))
+		if (!lp_tok_macro_like(lx, name) &&
+		    !lp_find_macro(t, lx->buf + lx->tok[name].start,
+				   lx->tok[name].end - lx->tok[name].start,
+				   &n))
 			continue;
 		*lo = lx->tok[name].line;
 		if (lx->tok[lx->tok[k].match].last_line > *hi)
@@ -977,45 +87,56 @@ static void line_range(const struct lp_tree *t, const struct lp_lexed *lx,
 	}
 }
 
-static void function_slots(const struct lp_tree *t, struct lp_srcfile *f,
-			   const struct lp_func *fn, struct slots *out)
+static void direct_slot(const struct lp_tree *t, struct lp_srcfile *f,
+			const struct lp_func *fn, size_t i,
+			const struct lp_hint *h, struct lp_slots *out)
+{
+	const struct lp_lexed *lx = &f->lx;
+	struct lp_slot *s = push_slot(out);
+	size_t af[8], at[8];
+	int n;
+
+	s->file = f;
+	s->call_file = f;
+	s->fn = fn;
+	s->off = lx->tok[i].start;
+	s->hint = h;
+	s->expect = lp_call_expect(lx, i, h);
+	line_range(t, lx, i, fn->open, &s->lo, &s->hi);
+	n = lp_tok_args(lx, i + 1, af, at, 8);
+	if (n > h->cond_arg)
+		s->cond = lp_tok_text(lx, af[h->cond_arg], at[h->cond_arg]);
+}
+
+void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
+		       const struct lp_func *fn, struct lp_slots *out)
 {
 	const struct lp_lexed *lx = &f->lx;
 	size_t i;
 
 	for (i = fn->open + 1; i < fn->close; i++) {
 		const struct lp_hint *h;
-		struct amacro *m;
-		struct slot *s;
+		struct lp_amacro *m;
+		struct lp_slot *s;
 		size_t n, k;
 
-		if (!live(lx, i) || lx->tok[i].kind != LP_TOK_IDENT ||
-		    !call_position(lx, i))
+		if (!lp_tok_live(lx, i) || lx->tok[i].kind != LP_TOK_IDENT ||
+		    !lp_tok_call_position(lx, i))
 			continue;
-		if ((h = tok_hint(t, lx, i))) {
-			size_t af[8], at[8];
-
-			if (!is_call(lx, i, fn->close))
-				continue;
-			s = push_slot(out);
-			s->file = f;
-			s->off = lx->tok[i].start;
-			s->hint = h;
-			s->expect = call_expect(lx, i, h);
-			line_range(t, lx, i, fn->open, &s->lo, &s->hi);
-			n = lp_tok_args(lx, i + 1, af, at, 8);
-			if ((int)n > h->cond_arg)
-				s->cond = lp_tok_text(lx, af[h->cond_arg],
-						      at[h->cond_arg]);
+		if ((h = lp_tok_hint(t, lx, i))) {
+			if (lp_tok_call(lx, i, fn->close))
+				direct_slot(t, f, fn, i, h, out);
 			continue;
 		}
-		m = find_macro(t, lx->buf + lx->tok[i].start,
-			       lx->tok[i].end - lx->tok[i].start, &n);
-		if (!m || (m->funclike && !is_call(lx, i, fn->close)))
+		m = lp_find_macro(t, lx->buf + lx->tok[i].start,
+				  lx->tok[i].end - lx->tok[i].start, &n);
+		if (!m || (m->funclike && !lp_tok_call(lx, i, fn->close)))
 			continue;
 		for (k = 0; k < m->nt; k++) {
 			s = push_slot(out);
 			s->file = m->t[k].file;
+			s->call_file = f;
+			s->fn = fn;
 			s->off = m->t[k].off;
 			s->hint = m->t[k].hint;
 			s->expect = m->t[k].expect;
@@ -1055,144 +176,112 @@ static size_t common_tail(const char *a, const char *b)
 	}
 }
 
-static int func_matches(const char *have, const char *want, int kernel)
+/* The profile's path relative to the tree when it is under it. */
+static const char *tree_relative(const struct lp_tree *t, const char *path)
 {
-	size_t n = strlen(want);
+	size_t rl = strlen(t->real);
 
-	if (!strcmp(have, want))
-		return 1;
-	/* the kernel prints %-30.30s */
-	return kernel && n == 30 && !strncmp(have, want, n);
+	if (path[0] == '/' && !strncmp(path, t->real, rl) && path[rl] == '/')
+		return path + rl + 1;
+	return path;
 }
 
-/*
- * The name in the source of @f (loaded) of the function the profile calls
- * @want: @want itself when @f defines it; else the one name that @want
- * ends in after a '_' (jemalloc's private_namespace.h renames free_default
- * to je_free_default by a macro, and __func__ says the new name); else
- * NULL.
- */
-static const char *source_func_name(const struct lp_srcfile *f,
-				    const char *want, int kernel)
-{
-	const char *tail = NULL;
-	size_t i, wl = strlen(want);
-
-	for (i = 0; i < f->nfuncs; i++)
-		if (func_matches(f->funcs[i].name, want, kernel))
-			return want;
-	for (i = 0; i < f->nfuncs; i++) {
-		const char *have = f->funcs[i].name;
-		size_t hl = strlen(have);
-
-		if (hl + 1 >= wl || want[wl - hl - 1] != '_' ||
-		    strcmp(want + wl - hl, have))
-			continue;
-		if (tail && strcmp(tail, have))
-			return NULL;    /* a_b_c: b_c or c? say none */
-		tail = have;
-	}
-	return tail;
-}
-
-static int defines(struct lp_tree *t, struct lp_srcfile *f, const char *func,
-		   int kernel)
+/* How well the best function of @f answers to @func. */
+static int file_name_match(struct lp_tree *t, struct lp_srcfile *f,
+			   const char *func, int kernel)
 {
 	char *err = NULL;
+	int best = LP_NAME_NO;
+	size_t i;
 
-	if (lp_srcfile_load(t, f, &err)) {
+	if (f->is_link || lp_srcfile_load(t, f, &err)) {
 		free(err);
-		return 0;
+		return LP_NAME_NO;
 	}
-	return !*func || source_func_name(f, func, kernel) != NULL;
+	if (!*func)
+		return LP_NAME_EXACT;
+	for (i = 0; i < f->nfuncs && best < LP_NAME_EXACT; i++) {
+		int m = lp_func_name_is(t, f, &f->funcs[i], func, kernel);
+
+		if (m > best)
+			best = m;
+	}
+	return best;
 }
 
 /*
- * Finds the file of profile path @path (canonical) defining @func.
- * @return : the file, or NULL with *@why set.
+ * Finds the file of profile path @path (canonical) defining @func: the
+ * longest common tail, then a plain definition of the function.
+ * @return : the file, or NULL with *@why set; pass 3 looks again.
  */
 static struct lp_srcfile *find_file(struct lp_tree *t, const char *path,
 				    const char *func, int kernel, char **why)
 {
-	const char *rel = path;
-	struct lp_srcfile **cand = NULL, *best = NULL, *top_other = NULL;
-	size_t ncand = 0, i, top = 0, nwith = 0, ntop_with = 0, n = 0;
-	size_t rl = strlen(t->real);
-	int outside = 0;
+	const char *rel = tree_relative(t, path);
+	struct lp_srcfile *best = NULL, *top_other = NULL, *top_one = NULL;
+	size_t i, top = 0, nwith = 0, ntop_with = 0, ntop = 0;
+	int outside = rel == path && (path[0] == '/' ||
+				      !strncmp(path, "../", 3) ||
+				      !strcmp(path, ".."));
 
-	if (path[0] == '/' && !strncmp(path, t->real, rl) && path[rl] == '/')
-		rel = path + rl + 1;
-	else if (path[0] == '/' || !strncmp(path, "../", 3) ||
-		 !strcmp(path, ".."))
-		outside = 1;
 	for (i = 0; i < t->nfiles; i++) {
 		size_t s = common_tail(t->files[i].rel, rel);
 
-		if (!s)
-			continue;
-		cand = lp_xrealloc(cand, (ncand + 1) * sizeof(*cand));
-		cand[ncand++] = &t->files[i];
 		if (s > top)
 			top = s;
 	}
-	if (!ncand) {
+	if (!top) {
 		*why = outside && path[0] != '/' ?
 			lp_xstrfmt("'%s' leads outside the source tree, and "
 				   "no file in it has that name", path) :
 			lp_xstrfmt("no file named '%s' in the source tree",
 				   lp_path_base(path));
-		free(cand);
 		return NULL;
 	}
-	/* longest common tail first, then any with the function */
-	for (i = 0; i < ncand; i++) {
-		int has = !cand[i]->is_link &&
-			  defines(t, cand[i], func, kernel);
+	for (i = 0; i < t->nfiles; i++) {
+		struct lp_srcfile *f = &t->files[i];
+		size_t s = common_tail(f->rel, rel);
+		int has;
 
-		if (common_tail(cand[i]->rel, rel) == top) {
-			n++;
+		if (!s)
+			continue;
+		has = file_name_match(t, f, func, kernel) >= LP_NAME_PREFIXED;
+		if (s == top) {
+			ntop++;
+			top_one = f;
 			if (has) {
 				ntop_with++;
-				best = cand[i];
+				best = f;
 			}
 		} else if (has && !nwith) {
-			top_other = cand[i];
+			top_other = f;
 		}
 		nwith += has;
 	}
 	if (ntop_with == 1)
-		goto found;
-	if (ntop_with > 1) {
+		return best;
+	if (ntop_with > 1)
 		*why = lp_xstrfmt("%zu files in the tree end in '%s' and "
 				  "define '%s'", ntop_with, rel, func);
-	} else if (nwith == 1) {
-		/* the function moved to a file of the same name */
-		best = top_other;
-		goto found;
-	} else if (nwith > 1) {
+	else if (nwith == 1)
+		return top_other;       /* moved to a file of that name */
+	else if (nwith > 1)
 		*why = lp_xstrfmt("%zu files named '%s' define '%s'", nwith,
 				  lp_path_base(path), func);
-	} else if (n == 1) {
-		for (i = 0; i < ncand; i++)
-			if (common_tail(cand[i]->rel, rel) == top)
-				best = cand[i];
-		*why = best->is_link ?
-			lp_xstrfmt("'%s' is a symbolic link; not following "
-				   "it", best->rel) :
-			lp_xstrfmt("no function '%s' in '%s'", func,
-				   best->rel);
-	} else {
+	else if (ntop == 1 && top_one->is_link)
+		*why = lp_xstrfmt("'%s' is a symbolic link; not following it",
+				  top_one->rel);
+	else if (ntop == 1)
+		*why = lp_xstrfmt("no function '%s' in '%s'", func,
+				  top_one->rel);
+	else
 		*why = lp_xstrfmt("no file named '%s' defines '%s'",
 				  lp_path_base(path), func);
-	}
-	best = NULL;
-found:
-	free(cand);
-	return best;
+	return NULL;
 }
 
 /*-************************************
- *  Aligning the profile with the source
+ *  Pass 1 and 2: the sites of one function
  **************************************/
 
 /* The profile's sites of one function of one file. */
@@ -1203,62 +292,17 @@ struct group {
 	size_t n;
 };
 
-/* Letters and digits of a condition, without "!!" and outer parens. */
-static char *squash(const char *s)
-{
-	size_t n = strlen(s), i, k = 0;
-	char *o = lp_xmalloc(n + 1);
-	int changed = 1;
-
-	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n')
-			o[k++] = s[i];
-	o[k] = '\0';
-	while (changed) {
-		changed = 0;
-		k = strlen(o);
-		if (k >= 2 && o[0] == '!' && o[1] == '!') {
-			memmove(o, o + 2, k - 1);
-			changed = 1;
-		} else if (k >= 2 && o[0] == '(' && o[k - 1] == ')') {
-			int depth = 0;
-
-			for (i = 0; i < k; i++) {
-				depth += o[i] == '(';
-				depth -= o[i] == ')';
-				if (!depth && i < k - 1)
-					break;
-			}
-			if (i == k) {
-				o[k - 1] = '\0';
-				memmove(o, o + 1, k - 1);
-				changed = 1;
-			}
-		}
-	}
-	return o;
-}
-
-static int compatible(const struct lp_judged *p, const struct slot *s)
+static int compatible(const struct lp_judged *p, const struct lp_slot *s)
 {
 	if (p->expect == LP_EXPECT_UNKNOWN || s->expect == LP_EXPECT_UNKNOWN)
 		return 1;
 	return p->expect == s->expect;
 }
 
-static int cond_matches(const struct lp_judged *p, const struct slot *s)
+static int cond_matches(struct lp_tree *t, const struct lp_judged *p,
+			const struct lp_slot *s)
 {
-	char *a, *b;
-	int eq;
-
-	if (!p->cond || !*p->cond || !s->cond)
-		return 0;
-	a = squash(p->cond);
-	b = squash(s->cond);
-	eq = !strcmp(a, b);
-	free(a);
-	free(b);
-	return eq;
+	return lp_cond_compare(t, p->cond, s->cond) >= LP_COND_EXPANDED;
 }
 
 /*
@@ -1266,8 +310,8 @@ static int cond_matches(const struct lp_judged *p, const struct slot *s)
  * it (a condition that matches breaks a tie).  @return : its index,
  * (size_t)-1 for none, (size_t)-2 for several.
  */
-static size_t slot_at(const struct slots *S, const struct lp_judged *p,
-		      long line)
+static size_t slot_at(struct lp_tree *t, const struct lp_slots *S,
+		      const struct lp_judged *p, long line)
 {
 	size_t k, hit = (size_t)-1, nhit = 0, ncond = 0, cond_hit = 0;
 
@@ -1277,7 +321,7 @@ static size_t slot_at(const struct slots *S, const struct lp_judged *p,
 			continue;
 		nhit++;
 		hit = k;
-		if (cond_matches(p, &S->v[k])) {
+		if (cond_matches(t, p, &S->v[k])) {
 			ncond++;
 			cond_hit = k;
 		}
@@ -1290,13 +334,14 @@ static size_t slot_at(const struct slots *S, const struct lp_judged *p,
 }
 
 /* Maps every site at a common @shift; 0 when one is missing or unclear. */
-static int map_shift(const struct lp_judged_list *J, const struct group *g,
-		     const struct slots *S, long shift, size_t *map)
+static int map_shift(struct lp_tree *t, const struct lp_judged_list *J,
+		     const struct group *g, const struct lp_slots *S,
+		     long shift, size_t *map)
 {
 	size_t i, k;
 
 	for (i = 0; i < g->n; i++) {
-		map[i] = slot_at(S, &J->v[g->idx[i]],
+		map[i] = slot_at(t, S, &J->v[g->idx[i]],
 				 J->v[g->idx[i]].line + shift);
 		if (map[i] >= (size_t)-2)
 			return 0;
@@ -1307,95 +352,122 @@ static int map_shift(const struct lp_judged_list *J, const struct group *g,
 	return 1;
 }
 
-static void place_slot(struct lp_place *pl, const struct slot *s,
-		       struct lp_srcfile *call_file)
+static void place_slot(struct lp_place *pl, const struct lp_slot *s,
+		       struct lp_srcfile *call_file, enum lp_place_how how,
+		       const struct lp_judged *p)
 {
+	free(pl->reason);
+	pl->reason = NULL;
 	pl->placed = 1;
+	pl->how = how;
 	pl->file = s->file;
 	pl->hint = s->hint;
 	pl->expect = s->expect;
 	pl->call_file = call_file;
 	pl->line = s->lo;
 	pl->macro = s->macro;
+	pl->opposite = !compatible(p, s);
 	pl->tok = (size_t)s->off;       /* a byte offset until resolved */
 }
 
-static void refuse(struct lp_place *pl, char *why)
+/* A reason; pass 3 may still place the site unless it is @final. */
+static void refuse(struct lp_place *pl, int *final, char *why)
 {
-	if (pl->placed || pl->reason) {
+	if (pl->placed || (final && *final)) {
 		free(why);
 		return;
 	}
+	free(pl->reason);
 	pl->reason = why;
 }
 
-/* Pass 1 for one function: exact lines, order, one shift, condition. */
-static void align(const struct lp_judged_list *J, const struct group *g,
-		  const struct slots *S, struct lp_place *out)
+/*
+ * The one shift that puts every site on an annotation.  When several do,
+ * pass 3 weighs each site with the drift of its neighbours.
+ */
+static int one_shift(struct lp_tree *t, const struct lp_judged_list *J,
+		     const struct group *g, const struct lp_slots *S,
+		     size_t *map)
 {
-	size_t *map = lp_xcalloc(g->n, sizeof(*map)), i, k;
-	long best_shift = 0;
-	int ok = 0, nshift = 0;
+	long best = 0, shift;
+	size_t k, nshift = 0;
+
+	for (k = 0; k < S->nr; k++) {
+		shift = (long)S->v[k].lo - J->v[g->idx[0]].line;
+		if ((!nshift || shift != best) &&
+		    map_shift(t, J, g, S, shift, map)) {
+			nshift++;
+			best = shift;
+		}
+	}
+	return nshift == 1 && map_shift(t, J, g, S, best, map);
+}
+
+/* Each site by its condition's text, when only one annotation has it. */
+static int map_by_cond(struct lp_tree *t, const struct lp_judged_list *J,
+		       const struct group *g, const struct lp_slots *S,
+		       size_t *map)
+{
+	size_t i, k;
+
+	for (i = 0; i < g->n; i++) {
+		size_t n = 0;
+
+		for (k = 0; k < S->nr; k++)
+			if (compatible(&J->v[g->idx[i]], &S->v[k]) &&
+			    cond_matches(t, &J->v[g->idx[i]], &S->v[k])) {
+				n++;
+				map[i] = k;
+			}
+		if (n != 1)
+			return 0;
+	}
+	return 1;
+}
+
+/* Pass 1 for one function: exact lines, order, one shift, condition. */
+static void align(struct lp_tree *t, const struct lp_judged_list *J,
+		  const struct group *g, const struct lp_slots *S,
+		  struct lp_place *out, int *final)
+{
+	size_t *map = lp_xcalloc(g->n, sizeof(*map)), i;
+	enum lp_place_how how = LP_PLACED_LINE;
+	int ok = 0;
 
 	if (!S->nr) {
 		for (i = 0; i < g->n; i++)
-			refuse(&out[g->idx[i]], lp_xstrfmt(
+			refuse(&out[g->idx[i]], NULL, lp_xstrfmt(
 				"'%s' in '%s' has no annotation left",
 				g->func, g->file->rel));
 		free(map);
 		return;
 	}
-	if (map_shift(J, g, S, 0, map)) {
+	if (map_shift(t, J, g, S, 0, map)) {
 		ok = 1;
 	} else if (g->n == S->nr) {
 		ok = 1;
+		how = LP_PLACED_ORDER;
 		for (i = 0; i < g->n; i++) {
 			map[i] = i;
 			if (!compatible(&J->v[g->idx[i]], &S->v[i]))
 				ok = 0;
 		}
 	}
-	if (!ok) {
-		/* the shifts that put the first site on some annotation */
-		for (k = 0; k < S->nr; k++) {
-			long shift = (long)S->v[k].lo - J->v[g->idx[0]].line;
-
-			if ((!nshift || shift != best_shift) &&
-			    map_shift(J, g, S, shift, map)) {
-				nshift++;
-				best_shift = shift;
-			}
-		}
-		if (nshift == 1)
-			ok = map_shift(J, g, S, best_shift, map);
-	}
-	if (!ok) {
-		/* each site by its condition's text */
-		ok = 1;
-		for (i = 0; i < g->n && ok; i++) {
-			size_t n = 0;
-
-			for (k = 0; k < S->nr; k++)
-				if (compatible(&J->v[g->idx[i]], &S->v[k]) &&
-				    cond_matches(&J->v[g->idx[i]], &S->v[k])) {
-					n++;
-					map[i] = k;
-				}
-			ok = n == 1;
-		}
-	}
-	for (i = 0; i < g->n; i++) {
+	if (!ok && (ok = one_shift(t, J, g, S, map)))
+		how = LP_PLACED_SHIFT;
+	if (!ok && (ok = map_by_cond(t, J, g, S, map)))
+		how = LP_PLACED_COND;
+	for (i = 0; ok && i < g->n; i++) {
 		struct lp_place *pl = &out[g->idx[i]];
 
-		if (!ok)
-			continue;
 		if (S->v[map[i]].ambiguous) {
-			refuse(pl, lp_xstrfmt("macro %s has several "
-					      "definitions in the tree",
-					      S->v[map[i]].macro));
+			refuse(pl, &final[g->idx[i]], lp_xstrfmt(
+				"macro %s has several definitions in the "
+				"tree", S->v[map[i]].macro));
+			final[g->idx[i]] = 1;
 			continue;
 		}
-		place_slot(pl, &S->v[map[i]], g->file);
+		place_slot(pl, &S->v[map[i]], g->file, how, &J->v[g->idx[i]]);
 	}
 	free(map);
 }
@@ -1406,55 +478,331 @@ static void align(const struct lp_judged_list *J, const struct group *g,
  * of its function (give or take two lines).
  */
 static void align_by_neighbours(const struct lp_judged_list *J,
-				const struct group *g, const struct slots *S,
-				const struct lp_place *all,
-				struct lp_place *out, size_t nall)
+				const struct group *g,
+				const struct lp_slots *S, struct lp_place *out,
+				const int *final)
 {
 	size_t i, k;
 
+	if (!S->nr)
+		return;         /* pass 1 said so */
 	for (i = 0; i < g->n; i++) {
 		const struct lp_judged *p = &J->v[g->idx[i]];
 		struct lp_place *pl = &out[g->idx[i]];
 		long best = -1, shift = 0;
 		size_t hit = 0, nhit = 0;
 
-		if (pl->placed || pl->reason)
+		if (pl->placed || final[g->idx[i]])
 			continue;
-		for (k = 0; k < nall; k++) {
+		for (k = 0; k < J->nr; k++) {
 			long d;
 
-			if (!all[k].placed || all[k].call_file != g->file ||
-			    all[k].macro)
+			if (!out[k].placed || out[k].call_file != g->file ||
+			    out[k].macro || out[k].how >= LP_PLACED_NEIGHBOUR)
 				continue;
 			d = labs(J->v[k].line - p->line);
 			if (best < 0 || d < best) {
 				best = d;
-				shift = (long)all[k].line - J->v[k].line;
+				shift = (long)out[k].line - J->v[k].line;
 			}
 		}
-		if (best >= 0) {
-			for (k = 0; k < S->nr; k++) {
-				long at = p->line + shift;
+		for (k = 0; best >= 0 && k < S->nr; k++) {
+			long at = p->line + shift;
 
-				if (at + 2 >= S->v[k].lo &&
-				    at - 2 <= S->v[k].hi &&
-				    compatible(p, &S->v[k])) {
-					nhit++;
-					hit = k;
-				}
+			if (at + 2 >= S->v[k].lo && at - 2 <= S->v[k].hi &&
+			    compatible(p, &S->v[k])) {
+				nhit++;
+				hit = k;
 			}
 		}
 		if (nhit == 1 && !S->v[hit].ambiguous) {
-			place_slot(pl, &S->v[hit], g->file);
+			place_slot(pl, &S->v[hit], g->file,
+				   LP_PLACED_NEIGHBOUR, p);
 			continue;
 		}
-		refuse(pl, lp_xstrfmt(
+		refuse(pl, NULL, lp_xstrfmt(
 			"%s() in '%s' has %zu annotation%s and the profile "
 			"%zu site%s there; cannot tell which one line %ld "
 			"was", g->func, g->file->rel, S->nr,
 			S->nr == 1 ? "" : "s", g->n, g->n == 1 ? "" : "s",
 			p->line));
 	}
+}
+
+/* The slots of the functions of @g's file that answer best to its name. */
+static void group_slots(struct lp_tree *t, const struct group *g, int kernel,
+			struct lp_slots *S)
+{
+	struct lp_srcfile *f = g->file;
+	int *m = lp_xcalloc(f->nfuncs + 1, sizeof(int)), best = LP_NAME_NO;
+	size_t i;
+
+	for (i = 0; i < f->nfuncs; i++) {
+		m[i] = *g->func ? lp_func_name_is(t, f, &f->funcs[i], g->func,
+						  kernel)
+				: LP_NAME_EXACT;
+		if (m[i] > best)
+			best = m[i];
+	}
+	for (i = 0; best >= LP_NAME_PREFIXED && i < f->nfuncs; i++)
+		if (m[i] == best)
+			lp_function_slots(t, f, &f->funcs[i], S);
+	free(m);
+}
+
+/*-************************************
+ *  Pass 3: every annotation of the files of that name
+ **************************************/
+
+/* One annotation weighed for one site. */
+struct weighed {
+	const struct lp_slot *s;
+	int tier;               /* 0: no case for it */
+	size_t tail;
+	int dir_ok, name, cond;
+	long dist;
+};
+
+/* The slots of every function of @f, computed once. */
+struct file_slots {
+	int done;
+	struct lp_slots S;
+};
+
+static long distance(long line, const struct lp_slot *s)
+{
+	if (line < s->lo)
+		return (long)s->lo - line;
+	if (line > s->hi)
+		return line - (long)s->hi;
+	return 0;
+}
+
+/*
+ * The tiers of evidence, strongest first: 4, an annotation at the line
+ * whose condition matches; 3, one at the line where no condition text
+ * can say otherwise, in a function that may be the one; 2, the
+ * condition matches, away from the line; 1, the nearest annotation of a
+ * function of that name, when no condition text can say otherwise.
+ */
+static void weigh(struct lp_tree *t, const struct lp_judged *p,
+		  const struct lp_slot *s, size_t tail, long shift, int kernel,
+		  struct weighed *w)
+{
+	int name_known = lp_profile_name_readable(p->func);
+
+	w->s = s;
+	w->tail = tail;
+	w->dir_ok = compatible(p, s);
+	w->dist = distance(p->line, s);
+	if (w->dist && shift)
+		w->dist = distance(p->line + shift, s);
+	w->cond = lp_cond_compare(t, p->cond, s->cond);
+	w->name = name_known ? lp_func_name_is(t, s->call_file, s->fn, p->func, kernel)
+			     : LP_NAME_UNKNOWN;
+	w->tier = 0;
+	if (!w->dist && w->cond >= LP_COND_EXPANDED)
+		w->tier = 4;
+	else if (!w->dist && w->cond == LP_COND_UNKNOWN &&
+		 w->name >= LP_NAME_UNKNOWN)
+		w->tier = 3;
+	else if (w->cond >= LP_COND_EXPANDED && w->name >= LP_NAME_UNKNOWN)
+		w->tier = 2;
+	else if (w->cond == LP_COND_UNKNOWN && w->name >= LP_NAME_PREFIXED)
+		w->tier = 1;
+}
+
+/* Compares two weighed annotations: > 0 when @a is the better. */
+static int better(const struct weighed *a, const struct weighed *b)
+{
+	if (a->tier != b->tier)
+		return a->tier - b->tier;
+	if (a->tail != b->tail)
+		return a->tail > b->tail ? 1 : -1;
+	if (a->dir_ok != b->dir_ok)
+		return a->dir_ok - b->dir_ok;
+	if (a->cond != b->cond)
+		return a->cond - b->cond;
+	if (a->name != b->name)
+		return a->name - b->name;
+	if (a->dist != b->dist)
+		return a->dist < b->dist ? 1 : -1;
+	return 0;
+}
+
+static struct lp_slots *slots_of(struct lp_tree *t, struct file_slots *fs,
+				 struct lp_srcfile *f)
+{
+	struct file_slots *c = &fs[f - t->files];
+	char *err = NULL;
+	size_t i;
+
+	if (!c->done) {
+		c->done = 1;
+		if (!f->is_link && !lp_srcfile_load(t, f, &err))
+			for (i = 0; i < f->nfuncs; i++)
+				lp_function_slots(t, f, &f->funcs[i], &c->S);
+		free(err);
+	}
+	return &c->S;
+}
+
+static char *tie_reason(const struct weighed *a, const struct weighed *b)
+{
+	return lp_xstrfmt("two annotations are equally likely: '%s':%u and "
+			  "'%s':%u", a->s->call_file->rel, a->s->lo,
+			  b->s->call_file->rel, b->s->lo);
+}
+
+/*
+ * The drift of @f's lines since the profile, as the placed site nearest
+ * to @p shows it (0 when none was placed on good evidence).
+ */
+static long file_shift(const struct lp_judged_list *J,
+		       const struct lp_place *out, const struct lp_judged *p,
+		       const struct lp_srcfile *f)
+{
+	long best = -1, shift = 0;
+	size_t k;
+
+	for (k = 0; k < J->nr; k++) {
+		long d = labs(J->v[k].line - p->line);
+
+		if (!out[k].placed || out[k].call_file != f || out[k].macro ||
+		    out[k].how >= LP_PLACED_NEIGHBOUR || &J->v[k] == p)
+			continue;
+		if (best < 0 || d < best) {
+			best = d;
+			shift = (long)out[k].line - J->v[k].line;
+		}
+	}
+	return shift;
+}
+
+static void place_by_evidence(struct lp_tree *t,
+			      const struct lp_judged_list *J,
+			      const struct lp_judged *p, struct lp_place *out,
+			      struct lp_place *pl, struct file_slots *fs,
+			      int kernel)
+{
+	const char *rel = tree_relative(t, p->file);
+	struct weighed best = { 0 }, second = { 0 }, w;
+	size_t i, k;
+	long shift;
+	static const enum lp_place_how how[] = {
+		0, LP_PLACED_NEAREST, LP_PLACED_COND, LP_PLACED_LINE,
+		LP_PLACED_LINE,
+	};
+
+	for (i = 0; i < t->nfiles; i++) {
+		size_t tail = common_tail(t->files[i].rel, rel);
+		struct lp_slots *S;
+
+		if (!tail)
+			continue;
+		S = slots_of(t, fs, &t->files[i]);
+		shift = S->nr ? file_shift(J, out, p, &t->files[i]) : 0;
+		for (k = 0; k < S->nr; k++) {
+			weigh(t, p, &S->v[k], tail, shift, kernel, &w);
+			if (!w.tier)
+				continue;
+			if (!best.s || better(&w, &best) > 0) {
+				second = best;
+				best = w;
+			} else if (S->v[k].off != best.s->off ||
+				   S->v[k].file != best.s->file) {
+				if (!second.s || better(&w, &second) > 0)
+					second = w;
+			}
+		}
+	}
+	if (!best.s)
+		return;
+	if (second.s && !better(&best, &second) &&
+	    (second.s->off != best.s->off || second.s->file != best.s->file)) {
+		refuse(pl, NULL, tie_reason(&best, &second));
+		return;
+	}
+	if (best.s->ambiguous) {
+		refuse(pl, NULL, lp_xstrfmt("macro %s has several definitions "
+					    "in the tree", best.s->macro));
+		return;
+	}
+	place_slot(pl, best.s, best.s->call_file, how[best.tier], p);
+}
+
+/*-************************************
+ *  History, and the tokens
+ **************************************/
+
+/* The file to ask git about for site @i: its own, or the one of its name. */
+static struct lp_srcfile *history_file(struct lp_tree *t,
+				       const struct lp_judged *p,
+				       struct lp_srcfile *found)
+{
+	const char *rel = tree_relative(t, p->file);
+	struct lp_srcfile *one = NULL;
+	size_t i, top = 0, ntop = 0;
+
+	if (found)
+		return found;
+	for (i = 0; i < t->nfiles; i++) {
+		size_t s = common_tail(t->files[i].rel, rel);
+
+		if (s > top) {
+			top = s;
+			ntop = 0;
+		}
+		if (s && s == top) {
+			ntop++;
+			one = &t->files[i];
+		}
+	}
+	return ntop == 1 && !one->is_link ? one : NULL;
+}
+
+/* Does site @i need the history: weakly placed, open, or a flip? */
+static int wants_history(const struct lp_judged *p, const struct lp_place *pl,
+			 int final)
+{
+	if (final)
+		return 0;
+	if (!pl->placed)
+		return 1;
+	return pl->how >= LP_PLACED_NEIGHBOUR ||
+	       p->j.verdict == LP_VERDICT_FLIP;
+}
+
+static void place_by_history(struct lp_tree *t, const struct lp_judged *p,
+			     struct lp_place *pl, struct lp_srcfile *f,
+			     struct file_slots *fs, int kernel)
+{
+	struct lp_slots *S;
+	unsigned line;
+	char *changed = NULL;
+	size_t k, hit = 0, nhit = 0;
+
+	if (!lp_history_place(t, f, p, kernel, &line, &changed)) {
+		if (changed && pl->placed) {
+			free(pl->changed);
+			pl->changed = changed;
+		} else {
+			free(changed);
+		}
+		return;
+	}
+	S = slots_of(t, fs, f);
+	for (k = 0; k < S->nr; k++)
+		if (S->v[k].call_file == f && line >= S->v[k].lo &&
+		    line <= S->v[k].hi && compatible(p, &S->v[k])) {
+			hit = k;
+			nhit++;
+		}
+	if (nhit == 1 && !S->v[hit].ambiguous &&
+	    (!pl->placed || pl->how > LP_PLACED_HISTORY))
+		place_slot(pl, &S->v[hit], f, LP_PLACED_HISTORY, p);
+	free(pl->changed);
+	pl->changed = changed;
 }
 
 /* Turns the byte offsets of placed sites into token indices. */
@@ -1503,25 +851,19 @@ static int cmp_line_idx(const void *a, const void *b, void *ctx)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
-		   struct lp_place *out)
+/* The file of each site, one look-up per distinct (path, function). */
+static void find_files(struct lp_tree *t, const struct lp_judged_list *J,
+		       struct lp_srcfile **file_of, struct lp_place *out,
+		       int kernel)
 {
-	struct group *groups = NULL;
-	struct lp_srcfile **file_of = lp_xcalloc(J->nr + 1, sizeof(*file_of));
-	size_t ngroups = 0, i, k, pass, run = 0;
-	int kernel = J->origin == LP_ORIGIN_KERNEL ||
-		     J->origin == LP_ORIGIN_KERNEL_ALL;
+	size_t i, k, run = 0;
 
-	memset(out, 0, J->nr * sizeof(*out));
-	/* files, one look-up per distinct (path, function) */
 	for (i = 0; i < J->nr; i++) {
 		const struct lp_judged *p = &J->v[i];
 		const char *func = p->func ? p->func : "";
-		char *why = NULL;
 
 		if (i && !strcmp(J->v[i - 1].file, p->file) &&
-		    !strcmp(J->v[i - 1].func ? J->v[i - 1].func : "", func) &&
-		    (file_of[i - 1] || out[i - 1].reason)) {
+		    !strcmp(J->v[i - 1].func ? J->v[i - 1].func : "", func)) {
 			file_of[i] = file_of[i - 1];
 			if (!file_of[i])
 				out[i].reason = lp_xstrdup(out[i - 1].reason);
@@ -1535,26 +877,34 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 			    !strcmp(J->v[k].func ? J->v[k].func : "", func))
 				file_of[i] = file_of[k];
 		if (!file_of[i])
-			file_of[i] = find_file(t, p->file, func, kernel, &why);
-		if (!file_of[i])
-			out[i].reason = why;
+			file_of[i] = find_file(t, p->file, func, kernel,
+					       &out[i].reason);
 	}
-	/* groups: the sites of one function of one file */
+}
+
+/* Groups: the sites of one function of one file. */
+static struct group *make_groups(const struct lp_judged_list *J,
+				 struct lp_srcfile **file_of, size_t *ngroups)
+{
+	struct group *groups = NULL;
+	size_t i, k;
+
+	*ngroups = 0;
 	for (i = 0; i < J->nr; i++) {
 		const char *func = J->v[i].func ? J->v[i].func : "";
 		struct group *g = NULL;
 
 		if (!file_of[i])
 			continue;
-		for (k = ngroups; k-- > 0 && groups[k].file == file_of[i];)
+		for (k = *ngroups; k-- > 0 && groups[k].file == file_of[i];)
 			if (!strcmp(groups[k].func, func)) {
 				g = &groups[k];
 				break;
 			}
 		if (!g) {
-			groups = lp_xrealloc(groups, (ngroups + 1) *
+			groups = lp_xrealloc(groups, (*ngroups + 1) *
 					     sizeof(*groups));
-			g = &groups[ngroups++];
+			g = &groups[(*ngroups)++];
 			memset(g, 0, sizeof(*g));
 			g->file = file_of[i];
 			g->func = func;
@@ -1562,41 +912,80 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		g->idx = lp_xrealloc(g->idx, (g->n + 1) * sizeof(size_t));
 		g->idx[g->n++] = i;
 	}
+	return groups;
+}
+
+static void align_groups(struct lp_tree *t, const struct lp_judged_list *J,
+			 struct group *groups, size_t ngroups,
+			 struct lp_place *out, int *final, int kernel)
+{
+	size_t pass, k, i;
+
 	for (pass = 1; pass <= 2; pass++) {
 		for (k = 0; k < ngroups; k++) {
 			struct group *g = &groups[k];
-			struct slots S = { NULL, 0, 0 };
-			const char *name;
+			struct lp_slots S = { NULL, 0, 0 };
 			char *err = NULL;
 
 			if (lp_srcfile_load(t, g->file, &err)) {
-				for (i = 0; i < g->n; i++)
-					refuse(&out[g->idx[i]],
+				for (i = 0; i < g->n; i++) {
+					refuse(&out[g->idx[i]], NULL,
 					       lp_xstrdup(err));
+					final[g->idx[i]] = 1;
+				}
 				free(err);
 				continue;
 			}
 			qsort_r(g->idx, g->n, sizeof(size_t), cmp_line_idx,
 				(void *)J);
-			name = *g->func ? source_func_name(g->file, g->func,
-							   kernel) : "";
-			for (i = 0; name && i < g->file->nfuncs; i++)
-				if (!*name ||
-				    func_matches(g->file->funcs[i].name,
-						 name, kernel))
-					function_slots(t, g->file,
-						       &g->file->funcs[i], &S);
+			group_slots(t, g, kernel, &S);
 			if (pass == 1)
-				align(J, g, &S, out);
+				align(t, J, g, &S, out, final);
 			else
-				align_by_neighbours(J, g, &S, out, out, J->nr);
-			release_slots(&S);
+				align_by_neighbours(J, g, &S, out, final);
+			lp_slots_release(&S);
 		}
 	}
+}
+
+void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
+		   struct lp_place *out)
+{
+	struct lp_srcfile **file_of = lp_xcalloc(J->nr + 1, sizeof(*file_of));
+	struct file_slots *fs = lp_xcalloc(t->nfiles + 1, sizeof(*fs));
+	int *final = lp_xcalloc(J->nr + 1, sizeof(int));
+	struct group *groups;
+	size_t ngroups, i;
+	int kernel = J->origin == LP_ORIGIN_KERNEL ||
+		     J->origin == LP_ORIGIN_KERNEL_ALL;
+
+	memset(out, 0, J->nr * sizeof(*out));
+	find_files(t, J, file_of, out, kernel);
+	groups = make_groups(J, file_of, &ngroups);
+	align_groups(t, J, groups, ngroups, out, final, kernel);
+	for (i = 0; i < J->nr; i++)
+		if (!out[i].placed && !final[i])
+			place_by_evidence(t, J, &J->v[i], out, &out[i], fs,
+					  kernel);
+	for (i = 0; i < J->nr; i++) {
+		struct lp_srcfile *f;
+
+		if (!wants_history(&J->v[i], &out[i], final[i]) ||
+		    !lp_tree_is_git(t))
+			continue;
+		f = history_file(t, &J->v[i], out[i].placed ?
+				 out[i].call_file : file_of[i]);
+		if (f)
+			place_by_history(t, &J->v[i], &out[i], f, fs, kernel);
+	}
 	resolve_tokens(t, out, J->nr);
-	for (k = 0; k < ngroups; k++)
-		free(groups[k].idx);
+	for (i = 0; i < ngroups; i++)
+		free(groups[i].idx);
+	for (i = 0; i < t->nfiles; i++)
+		lp_slots_release(&fs[i].S);
 	free(groups);
+	free(fs);
+	free(final);
 	free(file_of);
 }
 
@@ -1604,6 +993,8 @@ void lp_place_release(struct lp_place *p, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(p[i].reason);
+		free(p[i].changed);
+	}
 }

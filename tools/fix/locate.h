@@ -59,16 +59,30 @@ struct lp_srcfile {
 	struct stat st;         /* as read, to notice a change before --apply */
 	struct lp_func *funcs;
 	size_t nfuncs;
+	char *revs;             /* its git revisions, read on first need */
 };
 
 struct lp_func {
-	char *name;
+	char *name;             /* "f", "~A", "operator==", or a macro's */
 	size_t name_tok, open, close;   /* tokens: name, '{', '}' */
+	int macro_name;         /* a macro builds or stands for the name */
+};
+
+/* What placed a site, strongest first. */
+enum lp_place_how {
+	LP_PLACED_LINE = 1,     /* an annotation at its line */
+	LP_PLACED_ORDER,        /* as many sites as annotations, in order */
+	LP_PLACED_SHIFT,        /* one shift puts every site on one */
+	LP_PLACED_COND,         /* the condition's text */
+	LP_PLACED_HISTORY,      /* the profiled revision, mapped forward */
+	LP_PLACED_NEIGHBOUR,    /* the shift of a placed site nearby */
+	LP_PLACED_NEAREST,      /* the nearest annotation of its function */
 };
 
 /* Where one profiled site is in the tree, or why that is not known. */
 struct lp_place {
 	int placed;
+	enum lp_place_how how;
 	char *reason;           /* when !placed; owned */
 	struct lp_srcfile *file;        /* the file holding the annotation */
 	size_t tok;             /* its hint's name token */
@@ -77,6 +91,8 @@ struct lp_place {
 	struct lp_srcfile *call_file;   /* the profile's file, found */
 	unsigned line;          /* the site's line in call_file */
 	const char *macro;      /* the macro whose body holds it, or NULL */
+	int opposite;           /* the tree's points the other way */
+	char *changed;          /* why history says it changed, or NULL */
 };
 
 struct lp_tree;

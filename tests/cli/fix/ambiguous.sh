@@ -1,7 +1,8 @@
 #!/bin/sh
-# A site whose line lands on none of its function's three annotations
-# cannot be placed without doubt: it is refused with its reason, and the
-# site of the other function, whose line drifted by 40, is still fixed.
+# A site whose line, moved by the drift of its neighbour (40 lines), lands
+# halfway between two of its function's three annotations cannot be
+# placed without doubt: it is refused naming both, and the site of the
+# other function, whose line drifted by 40, is still fixed.
 t=$(mktemp -d) || exit 2
 trap 'rm -rf "$t"' EXIT
 mkdir "$t/src"
@@ -24,7 +25,7 @@ int g(int a)
 C
 {
 	printf 'likelyprof-profile\t1\n'
-	printf 'site\t0\t900000\t0\t1\t/build/amb.c\t50\tf\t\t\n'
+	printf 'site\t0\t900000\t0\t1\t/build/amb.c\t46\tf\t\t\n'
 	printf 'site\t500000\t500000\t0\t0\t/build/amb.c\t54\tg\t\t\n'
 	printf 'end\t2\n'
 } > "$t/amb.lprof"

@@ -2,8 +2,8 @@
 # A function renamed by a macro -- jemalloc's private_namespace.h makes
 # free_default je_free_default, and __func__ says the new name -- is found
 # under the name it has in the source, when one function's name ends the
-# profile's after a '_'.  A name that ends two ways (a_b_c: b_c and c) is
-# no guess: that site is refused, the others go on.
+# profile's after a '_'.  A name that ends two ways (a_b_c: b_c and c)
+# says nothing alone; the line does: line 12 is b_c's annotation.
 mkdir src
 cat > src/jemalloc.c <<'C'
 #define JEMALLOC_N(n) je_##n

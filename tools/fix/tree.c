@@ -1,0 +1,689 @@
+/*
+ * tree.c - the source tree: walking it safely, reading its files, and
+ * learning its spellings of __builtin_expect and its annotated macros
+ * (a scan of #define lines)
+ *
+ * The tree is walked without following symbolic links; files are opened
+ * with O_NOFOLLOW and checked to resolve inside the tree, and a path from
+ * a profile is only ever compared with the walked names, never opened.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fix/tree.h"
+#include "fold.h"
+#include "usage.h"
+
+/*-************************************
+ *  The tree
+ **************************************/
+
+static struct lp_tree *walking;
+static size_t walk_root_len;
+
+static int walk_one(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	struct lp_tree *t = walking;
+	struct lp_srcfile *f;
+	const char *base = path + ftw->base;
+
+	(void)st;
+	if (flag == FTW_D && ftw->level > 0 &&
+	    (!strcmp(base, ".git") || !strcmp(base, ".hg") ||
+	     !strcmp(base, ".svn")))
+		return FTW_SKIP_SUBTREE;
+	if (flag != FTW_F && flag != FTW_SL && flag != FTW_SLN)
+		return FTW_CONTINUE;
+	if (t->nfiles == t->afiles) {
+		t->afiles = t->afiles ? 2 * t->afiles : 256;
+		t->files = lp_xrealloc(t->files, t->afiles * sizeof(*t->files));
+	}
+	f = &t->files[t->nfiles++];
+	memset(f, 0, sizeof(*f));
+	f->rel = lp_xstrdup(path + walk_root_len + 1);
+	f->is_link = flag != FTW_F;
+	return FTW_CONTINUE;
+}
+
+const char *lp_tree_root(const struct lp_tree *t)
+{
+	return t->real;
+}
+
+char *lp_tree_path(const struct lp_tree *t, const struct lp_srcfile *f)
+{
+	size_t n = strlen(t->src);
+
+	if (!strcmp(t->src, "."))
+		return lp_xstrdup(f->rel);
+	return lp_xstrfmt("%s%s%s", t->src,
+			  n && t->src[n - 1] == '/' ? "" : "/", f->rel);
+}
+
+void lp_srcfile_unload(struct lp_srcfile *f)
+{
+	size_t i;
+
+	lp_lexed_release(&f->lx);
+	for (i = 0; i < f->nfuncs; i++)
+		free(f->funcs[i].name);
+	free(f->funcs);
+	free(f->buf);
+	f->funcs = NULL;
+	f->nfuncs = 0;
+	f->buf = NULL;
+	f->loaded = 0;
+}
+
+/*
+ * Reads a file of the tree.  O_NOFOLLOW refuses a link in the last
+ * component; realpath() then proves no folder on the way was one that
+ * leads out (the tree may have changed since the walk).
+ */
+int lp_read_tree_file(struct lp_tree *t, struct lp_srcfile *f, char **err)
+{
+	char *path = lp_xstrfmt("%s/%s", t->real, f->rel);
+	char *real = NULL;
+	size_t n = strlen(t->real), cap = 8192;
+	int fd;
+	ssize_t got;
+
+	if (f->is_link) {
+		*err = lp_xstrfmt("'%s' is a symbolic link; not following it",
+				  f->rel);
+		goto fail;
+	}
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		*err = lp_xstrfmt("cannot open '%s': %s", f->rel,
+				  strerror(errno));
+		goto fail;
+	}
+	real = realpath(path, NULL);
+	if (!real || strncmp(real, t->real, n) || real[n] != '/' ||
+	    fstat(fd, &f->st) || !S_ISREG(f->st.st_mode)) {
+		*err = lp_xstrfmt("'%s' is not a regular file inside the tree",
+				  f->rel);
+		close(fd);
+		goto fail;
+	}
+	f->buf = lp_xmalloc(cap);
+	f->len = 0;
+	while ((got = read(fd, f->buf + f->len, cap - f->len)) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			*err = lp_xstrfmt("cannot read '%s': %s", f->rel,
+					  strerror(errno));
+			close(fd);
+			free(f->buf);
+			f->buf = NULL;
+			goto fail;
+		}
+		f->len += (size_t)got;
+		if (f->len == cap) {
+			cap *= 2;
+			f->buf = lp_xrealloc(f->buf, cap);
+		}
+	}
+	close(fd);
+	f->buf[f->len] = '\0';
+	free(path);
+	free(real);
+	return 0;
+fail:
+	free(path);
+	free(real);
+	return -1;
+}
+
+static void lex_loaded(struct lp_srcfile *f)
+{
+	lp_lex(&f->lx, f->buf, f->len);
+	lp_find_functions(f);
+	f->loaded = 1;
+}
+
+int lp_srcfile_load(struct lp_tree *t, struct lp_srcfile *f, char **err)
+{
+	if (f->loaded)
+		return 0;
+	if (lp_read_tree_file(t, f, err))
+		return -1;
+	if (memchr(f->buf, '\0', f->len)) {
+		*err = lp_xstrfmt("'%s' is a binary file", f->rel);
+		free(f->buf);
+		f->buf = NULL;
+		return -1;
+	}
+	lex_loaded(f);
+	return 0;
+}
+
+/*-************************************
+ *  Spellings and annotated macros
+ **************************************/
+
+static const char *const default_hints[] = {
+	"likely", "unlikely", "LIKELY", "UNLIKELY"
+};
+
+const struct lp_hint *lp_tree_hint(const struct lp_tree *t,
+				   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->nhints; i++)
+		if (!strcmp(t->hints[i].name, name))
+			return &t->hints[i];
+	return NULL;
+}
+
+const struct lp_hint *lp_tok_hint(const struct lp_tree *t,
+				  const struct lp_lexed *lx, size_t i)
+{
+	size_t k;
+
+	if (lx->tok[i].kind != LP_TOK_IDENT)
+		return NULL;
+	for (k = 0; k < t->nhints; k++)
+		if (lp_tok_is(lx, i, t->hints[k].name))
+			return &t->hints[k];
+	return NULL;
+}
+
+static void add_hint(struct lp_tree *t, const char *name, long expect,
+		     int nargs, int cond_arg, int value_arg, int is_default)
+{
+	struct lp_hint *h;
+
+	if (t->nhints == t->ahints) {
+		t->ahints = t->ahints ? 2 * t->ahints : 16;
+		t->hints = lp_xrealloc(t->hints, t->ahints * sizeof(*t->hints));
+	}
+	h = &t->hints[t->nhints++];
+	h->name = lp_xstrdup(name);
+	h->expect = expect;
+	h->nargs = nargs;
+	h->cond_arg = cond_arg;
+	h->value_arg = value_arg;
+	h->is_default = is_default;
+}
+
+int lp_parse_define(const struct lp_lexed *lx, size_t dir,
+		    struct lp_define *d)
+{
+	size_t i = dir + 2;
+
+	if (!(lx->tok[dir].flags & LP_TOKF_DIRECTIVE) ||
+	    (lx->tok[dir].flags & LP_TOKF_DEAD) || dir + 2 >= lx->nr ||
+	    lx->tok[dir + 1].dir != dir || !lp_tok_is(lx, dir + 1, "define") ||
+	    lx->tok[i].dir != dir || !(lx->tok[i].flags & LP_TOKF_PP) ||
+	    lx->tok[i].kind != LP_TOK_IDENT)
+		return 0;
+	d->name = i;
+	d->end = i + 1;
+	while (d->end < lx->nr && lx->tok[d->end].dir == dir &&
+	       (lx->tok[d->end].flags & LP_TOKF_PP) &&
+	       !(lx->tok[d->end].flags & LP_TOKF_DIRECTIVE))
+		d->end++;
+	d->funclike = i + 1 < d->end && lp_tok_is(lx, i + 1, "(") &&
+		      lx->tok[i + 1].start == lx->tok[i].end;
+	d->nparams = 0;
+	d->params = i + 1;
+	d->body = i + 1;
+	if (d->funclike) {
+		size_t close = lx->tok[i + 1].match, k;
+
+		if (close == LP_NO_MATCH || close >= d->end)
+			return 0;
+		for (k = i + 2; k < close; k++)
+			if (lx->tok[k].kind == LP_TOK_IDENT ||
+			    lp_tok_is(lx, k, "..."))
+				d->nparams++;
+		d->body = close + 1;
+	}
+	return 1;
+}
+
+/* The index of parameter @i's name among the define's, or -1. */
+static int param_index(const struct lp_lexed *lx, const struct lp_define *d,
+		       size_t i)
+{
+	size_t k, close;
+	int n = 0;
+
+	if (!d->funclike || lx->tok[i].kind != LP_TOK_IDENT)
+		return -1;
+	close = lx->tok[d->params].match;
+	for (k = d->params + 1; k < close; k++) {
+		if (lx->tok[k].kind != LP_TOK_IDENT)
+			continue;
+		if (lx->tok[k].end - lx->tok[k].start ==
+		    lx->tok[i].end - lx->tok[i].start &&
+		    !memcmp(lx->buf + lx->tok[k].start,
+			    lx->buf + lx->tok[i].start,
+			    lx->tok[i].end - lx->tok[i].start))
+			return n;
+		n++;
+	}
+	return -1;
+}
+
+/* The first parameter named in tokens [from, to), or -1. */
+static int first_param(const struct lp_lexed *lx, const struct lp_define *d,
+		       size_t from, size_t to)
+{
+	for (; from < to; from++) {
+		int p = param_index(lx, d, from);
+
+		if (p >= 0)
+			return p;
+	}
+	return -1;
+}
+
+/*
+ * A spelling of __builtin_expect: a function-like macro whose body, bare
+ * or in parentheses, is one call of a known spelling on its parameter.
+ */
+static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
+		       const struct lp_define *d)
+{
+	size_t from = d->body, to = d->end, af[3], at[3];
+	const struct lp_hint *inner;
+	char *name;
+	int n, cond, value = -1;
+	long expect;
+
+	if (!d->funclike || !d->nparams)
+		return 0;
+	while (to - from >= 2 && lp_tok_is(lx, from, "(") &&
+	       lx->tok[from].match == to - 1) {
+		from++;
+		to--;
+	}
+	if (to - from < 3 || !lp_tok_is(lx, from + 1, "(") ||
+	    lx->tok[from + 1].match != to - 1)
+		return 0;
+	name = lp_tok_dup(lx, d->name);
+	if (lp_tree_hint(t, name)) {
+		free(name);
+		return 0;
+	}
+	if (lp_tok_is(lx, from, "__builtin_expect")) {
+		n = lp_tok_args(lx, from + 1, af, at, 3);
+		if (n != 2)
+			goto no;
+		cond = first_param(lx, d, af[0], at[0]);
+		expect = lp_tok_bool(lx, af[1], at[1]);
+		if (expect < 0) {
+			if (at[1] - af[1] != 1 ||
+			    (value = param_index(lx, d, af[1])) < 0)
+				goto no;
+			expect = LP_EXPECT_UNKNOWN;
+		}
+	} else if ((inner = lp_tok_hint(t, lx, from))) {
+		n = lp_tok_args(lx, from + 1, af, at, 3);
+		if (n != inner->nargs)
+			goto no;
+		cond = first_param(lx, d, af[inner->cond_arg],
+				   at[inner->cond_arg]);
+		expect = inner->expect;
+		if (inner->value_arg >= 0) {
+			size_t vf = af[inner->value_arg];
+			size_t vt = at[inner->value_arg];
+
+			expect = lp_tok_bool(lx, vf, vt);
+			if (expect < 0) {
+				if (vt - vf != 1 ||
+				    (value = param_index(lx, d, vf)) < 0)
+					goto no;
+				expect = LP_EXPECT_UNKNOWN;
+			}
+		}
+	} else {
+		goto no;
+	}
+	if (cond < 0)
+		goto no;
+	add_hint(t, name, expect, (int)d->nparams, cond, value, 0);
+	free(name);
+	return 1;
+no:
+	free(name);
+	return 0;
+}
+
+/* The expected value of the hint call whose name is token @i. */
+long lp_call_expect(const struct lp_lexed *lx, size_t i,
+			const struct lp_hint *h)
+{
+	size_t af[8], at[8];
+	int n;
+
+	if (h->value_arg < 0)
+		return h->expect;
+	n = lp_tok_args(lx, i + 1, af, at, 8);
+	if (n <= h->value_arg)
+		return LP_EXPECT_UNKNOWN;
+	n = lp_tok_bool(lx, af[h->value_arg], at[h->value_arg]);
+	return n < 0 ? LP_EXPECT_UNKNOWN : n;
+}
+
+int lp_tok_call(const struct lp_lexed *lx, size_t i, size_t end)
+{
+	return i + 1 < end && lp_tok_is(lx, i + 1, "(") &&
+	       lx->tok[i + 1].match != LP_NO_MATCH;
+}
+
+/* Not a member access (p->likely) nor a declaration's name. */
+int lp_tok_call_position(const struct lp_lexed *lx, size_t i)
+{
+	return i == 0 || !(lp_tok_is(lx, i - 1, ".") ||
+			   lp_tok_is(lx, i - 1, "->") ||
+			   lp_tok_is(lx, i - 1, "define"));
+}
+
+static struct lp_amacro *new_macro(struct lp_tree *t, char *name, int funclike)
+{
+	struct lp_amacro *m;
+
+	if (t->nmacros == t->amacros) {
+		t->amacros = t->amacros ? 2 * t->amacros : 32;
+		t->macros = lp_xrealloc(t->macros,
+					t->amacros * sizeof(*t->macros));
+	}
+	m = &t->macros[t->nmacros++];
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	m->funclike = funclike;
+	return m;
+}
+
+static void add_target(struct lp_amacro *m, struct lp_srcfile *f, size_t off,
+		       const struct lp_hint *h, long expect)
+{
+	m->t = lp_xrealloc(m->t, (m->nt + 1) * sizeof(*m->t));
+	m->t[m->nt].file = f;
+	m->t[m->nt].off = off;
+	m->t[m->nt].hint = h;
+	m->t[m->nt].expect = expect;
+	m->nt++;
+}
+
+/* Records @d when its body calls a spelling: an annotated macro. */
+static void define_annotated(struct lp_tree *t, struct lp_srcfile *f,
+			     const struct lp_define *d)
+{
+	const struct lp_lexed *lx = &f->lx;
+	struct lp_amacro *m = NULL;
+	char *name = lp_tok_dup(lx, d->name);
+	size_t i;
+
+	if (lp_tree_hint(t, name)) {
+		free(name);
+		return;
+	}
+	for (i = d->body; i < d->end; i++) {
+		const struct lp_hint *h;
+
+		if (lx->tok[i].kind != LP_TOK_IDENT || !lp_tok_call(lx, i, d->end))
+			continue;
+		h = lp_tok_hint(t, lx, i);
+		if (!m && h)
+			m = new_macro(t, name, d->funclike);
+		if (h && lp_tok_call_position(lx, i))
+			add_target(m, f, lx->tok[i].start, h,
+				   lp_call_expect(lx, i, h));
+	}
+	if (!m) {
+		free(name);
+		return;
+	}
+	/* calls of names that may be annotated macros too */
+	for (i = d->body; i < d->end; i++) {
+		if (lx->tok[i].kind != LP_TOK_IDENT || lp_tok_hint(t, lx, i))
+			continue;
+		m->callees = lp_xrealloc(m->callees, (m->ncallees + 1) *
+					 sizeof(char *));
+		m->callees[m->ncallees++] = lp_tok_dup(lx, i);
+	}
+}
+
+int lp_c_like(const char *rel)
+{
+	static const char *const ext[] = {
+		".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx",
+		".inc", ".inl", ".ipp", ".tcc", ".C", ".H", ".c++", ".h++",
+	};
+	const char *dot = strrchr(rel, '.');
+	size_t i;
+
+	if (!dot || strchr(dot, '/'))
+		return 0;
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (!strcmp(dot, ext[i]))
+			return 1;
+	return 0;
+}
+
+/* Does @f name "__builtin_expect" or a spelling from @from on? */
+static int mentions_hint(const struct lp_tree *t, const struct lp_srcfile *f,
+			 size_t from)
+{
+	size_t i;
+
+	if (!memmem(f->buf, f->len, "define", 6))
+		return 0;
+	if (memmem(f->buf, f->len, "__builtin_expect", 16))
+		return 1;
+	for (i = from; i < t->nhints; i++)
+		if (memmem(f->buf, f->len, t->hints[i].name,
+			   strlen(t->hints[i].name)))
+			return 1;
+	return 0;
+}
+
+/* Loads @f only if it is C and mentions a spelling from @from on. */
+static int load_if_hinted(struct lp_tree *t, struct lp_srcfile *f,
+			  size_t from)
+{
+	char *err = NULL;
+
+	if (f->is_link || !lp_c_like(f->rel))
+		return 0;
+	if (f->loaded)
+		return mentions_hint(t, f, from);
+	if (lp_read_tree_file(t, f, &err)) {
+		free(err);
+		return 0;
+	}
+	if (memchr(f->buf, '\0', f->len) || !mentions_hint(t, f, from)) {
+		free(f->buf);
+		f->buf = NULL;
+		return 0;
+	}
+	lex_loaded(f);
+	return 1;
+}
+
+/*
+ * Two sweeps over the tree's C files: the first, repeated while it finds
+ * new ones, learns the spellings (a spelling may be defined through
+ * another); the second records annotated macros with all of them known.
+ * A file is lexed only when it names a spelling, and unloaded after.
+ */
+static void scan_macros(struct lp_tree *t)
+{
+	size_t i, k, from = 0;
+	int found = 1;
+
+	while (found) {
+		size_t before = t->nhints;
+
+		found = 0;
+		for (i = 0; i < t->nfiles; i++) {
+			struct lp_srcfile *f = &t->files[i];
+
+			if (!load_if_hinted(t, f, from))
+				continue;
+			for (k = 0; k < f->lx.nr; k++) {
+				struct lp_define d;
+
+				if (lp_parse_define(&f->lx, k, &d) &&
+				    define_hint(t, &f->lx, &d))
+					found = 1;
+			}
+			lp_srcfile_unload(f);
+		}
+		from = before;
+	}
+	for (i = 0; i < t->nfiles; i++) {
+		struct lp_srcfile *f = &t->files[i];
+
+		if (!load_if_hinted(t, f, 0))
+			continue;
+		for (k = 0; k < f->lx.nr; k++) {
+			struct lp_define d;
+
+			if (lp_parse_define(&f->lx, k, &d))
+				define_annotated(t, f, &d);
+		}
+		lp_srcfile_unload(f);
+	}
+}
+
+static int cmp_macro(const void *a, const void *b)
+{
+	return strcmp(((const struct lp_amacro *)a)->name,
+		      ((const struct lp_amacro *)b)->name);
+}
+
+/* The first of the definitions named @name, and how many there are. */
+struct lp_amacro *lp_find_macro(const struct lp_tree *t, const char *name,
+				size_t len, size_t *count)
+{
+	size_t lo = 0, hi = t->nmacros, first;
+
+	*count = 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(t->macros[mid].name, name, len);
+
+		if (!c && t->macros[mid].name[len])
+			c = 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	while (lo < t->nmacros && !strncmp(t->macros[lo].name, name, len) &&
+	       !t->macros[lo].name[len])
+		lo++;
+	*count = lo - first;
+	return *count ? &t->macros[first] : NULL;
+}
+
+/* Adds the targets of the annotated macros @m's body calls. */
+static void resolve_macro(struct lp_tree *t, struct lp_amacro *m)
+{
+	size_t i;
+
+	if (m->resolved || m->resolving)
+		return;
+	m->resolving = 1;
+	for (i = 0; i < m->ncallees; i++) {
+		size_t n, k;
+		struct lp_amacro *c = lp_find_macro(t, m->callees[i],
+					      strlen(m->callees[i]), &n);
+
+		if (n != 1 || c == m)
+			continue;
+		resolve_macro(t, c);
+		for (k = 0; k < c->nt; k++)
+			add_target(m, c->t[k].file, c->t[k].off, c->t[k].hint,
+				   c->t[k].expect);
+	}
+	m->resolving = 0;
+	m->resolved = 1;
+}
+
+struct lp_tree *lp_tree_open(const char *src, char **err)
+{
+	struct lp_tree *t;
+	struct stat st;
+	size_t i;
+
+	if (stat(src, &st) || !S_ISDIR(st.st_mode)) {
+		*err = lp_xstrfmt("'%s' is not a folder", src);
+		return NULL;
+	}
+	t = lp_xcalloc(1, sizeof(*t));
+	t->git = -1;
+	t->src = lp_xstrdup(src);
+	t->real = realpath(src, NULL);
+	if (!t->real) {
+		*err = lp_xstrfmt("cannot resolve '%s': %s", src,
+				  strerror(errno));
+		lp_tree_free(t);
+		return NULL;
+	}
+	walking = t;
+	walk_root_len = strlen(t->real);
+	if (!strcmp(t->real, "/"))
+		walk_root_len = 0;
+	if (nftw(t->real, walk_one, 32, FTW_PHYS | FTW_ACTIONRETVAL)) {
+		*err = lp_xstrfmt("cannot walk '%s': %s", src, strerror(errno));
+		lp_tree_free(t);
+		return NULL;
+	}
+	walking = NULL;
+	for (i = 0; i < sizeof(default_hints) / sizeof(default_hints[0]); i++)
+		add_hint(t, default_hints[i], i % 2 ? 0 : 1, 1, 0, -1, 1);
+	add_hint(t, "__builtin_expect", LP_EXPECT_UNKNOWN, 2, 0, 1, 0);
+	scan_macros(t);
+	if (t->nmacros)
+		qsort(t->macros, t->nmacros, sizeof(*t->macros), cmp_macro);
+	for (i = 0; i < t->nmacros; i++)
+		resolve_macro(t, &t->macros[i]);
+	return t;
+}
+
+void lp_tree_free(struct lp_tree *t)
+{
+	size_t i, k;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nfiles; i++) {
+		lp_srcfile_unload(&t->files[i]);
+		free(t->files[i].rel);
+		free(t->files[i].revs);
+	}
+	for (i = 0; i < t->nhints; i++)
+		free(t->hints[i].name);
+	for (i = 0; i < t->nmacros; i++) {
+		for (k = 0; k < t->macros[i].ncallees; k++)
+			free(t->macros[i].callees[k]);
+		free(t->macros[i].callees);
+		free(t->macros[i].name);
+		free(t->macros[i].t);
+	}
+	lp_name_defines_release(t);
+	free(t->macros);
+	free(t->hints);
+	free(t->files);
+	free(t->src);
+	free(t->real);
+	free(t);
+}
