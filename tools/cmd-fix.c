@@ -92,6 +92,28 @@ static int cmp_place(const void *pa, const void *pb, void *ctx)
 }
 
 /*
+ * Why a placed site that the profile says to change must be left alone:
+ * the tree's annotation points the other way (someone flipped it since),
+ * or the history says its line changed since the profiled revision.
+ */
+static char *unsafe(const struct fix_state *st, size_t i)
+{
+	const struct lp_place *pl = &st->places[i];
+	const struct lp_judged *s = &st->in.sites.v[i];
+
+	if (!pl->placed || !lp_verdict_changes(s->j.verdict))
+		return NULL;
+	if (pl->opposite)
+		return lp_xstrfmt("the %s() at '%s':%u points the other way "
+				  "from the profile's; it was flipped since",
+				  pl->hint->name, pl->file->rel,
+				  pl->file->lx.tok[pl->tok].line);
+	if (pl->changed && s->j.verdict == LP_VERDICT_FLIP)
+		return lp_xstrfmt("%s; not flipping it", pl->changed);
+	return NULL;
+}
+
+/*
  * Groups the placed sites by annotation and decides each once: any site
  * that says "fine" keeps it (a macro right at one call and wrong at
  * another stays as it is), a flip needs every site to flip, and a mix
@@ -104,11 +126,17 @@ static void decide(struct fix_state *st)
 	size_t n = 0, i, k;
 
 	for (i = 0; i < J->nr; i++) {
-		if (st->places[i].placed)
+		char *why = unsafe(st, i);
+
+		if (why) {
+			refuse_site(st, i, why);
+			free(why);
+		} else if (st->places[i].placed) {
 			order[n++] = i;
-		else if (lp_verdict_changes(J->v[i].j.verdict))
+		} else if (lp_verdict_changes(J->v[i].j.verdict)) {
 			refuse_site(st, i, st->places[i].reason ?
 				    st->places[i].reason : "not found");
+		}
 	}
 	qsort_r(order, n, sizeof(size_t), cmp_place, st->places);
 	for (i = 0; i < n; i = k) {

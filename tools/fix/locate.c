@@ -598,7 +598,8 @@ static void weigh(struct lp_tree *t, const struct lp_judged *p,
 	if (w->dist && shift)
 		w->dist = distance(p->line + shift, s);
 	w->cond = lp_cond_compare(t, p->cond, s->cond);
-	w->name = name_known ? lp_func_name_is(t, s->call_file, s->fn, p->func, kernel)
+	w->name = name_known ? lp_func_name_is(t, s->call_file, s->fn,
+					       p->func, kernel)
 			     : LP_NAME_UNKNOWN;
 	w->tier = 0;
 	if (!w->dist && w->cond >= LP_COND_EXPANDED)

@@ -436,7 +436,8 @@ static void define_annotated(struct lp_tree *t, struct lp_srcfile *f,
 	for (i = d->body; i < d->end; i++) {
 		const struct lp_hint *h;
 
-		if (lx->tok[i].kind != LP_TOK_IDENT || !lp_tok_call(lx, i, d->end))
+		if (lx->tok[i].kind != LP_TOK_IDENT ||
+		    !lp_tok_call(lx, i, d->end))
 			continue;
 		h = lp_tok_hint(t, lx, i);
 		if (!m && h)
