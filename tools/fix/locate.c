@@ -784,12 +784,11 @@ static void place_by_history(struct lp_tree *t, const struct lp_judged *p,
 	size_t k, hit = 0, nhit = 0;
 
 	if (!lp_history_place(t, f, p, kernel, &line, &changed)) {
-		if (changed && pl->placed) {
-			free(pl->changed);
-			pl->changed = changed;
-		} else {
-			free(changed);
-		}
+		if (changed && !pl->placed)
+			refuse(pl, NULL, lp_xstrfmt("%s; not changing it",
+						    changed));
+		free(pl->changed);
+		pl->changed = changed;
 		return;
 	}
 	S = slots_of(t, fs, f);
