@@ -299,6 +299,20 @@ static int compatible(const struct lp_judged *p, const struct lp_slot *s)
 	return p->expect == s->expect;
 }
 
+/*
+ * May the site be this annotation at all, when the lines are not the
+ * same: the direction agrees, and the condition, if both sides have its
+ * text, is not another one.  (Once a series removed the annotation a
+ * profile named, its function's other annotations must not take its
+ * place.)
+ */
+static int may_be(struct lp_tree *t, const struct lp_judged *p,
+		  const struct lp_slot *s)
+{
+	return compatible(p, s) &&
+	       lp_cond_compare(t, p->cond, s->cond) != LP_COND_DIFFERENT;
+}
+
 static int cond_matches(struct lp_tree *t, const struct lp_judged *p,
 			const struct lp_slot *s)
 {
@@ -317,7 +331,8 @@ static size_t slot_at(struct lp_tree *t, const struct lp_slots *S,
 
 	for (k = 0; k < S->nr; k++) {
 		if (line < S->v[k].lo || line > S->v[k].hi ||
-		    !compatible(p, &S->v[k]))
+		    !(line == p->line ? compatible(p, &S->v[k])
+				      : may_be(t, p, &S->v[k])))
 			continue;
 		nhit++;
 		hit = k;
@@ -449,7 +464,7 @@ static void align(struct lp_tree *t, const struct lp_judged_list *J,
 		how = LP_PLACED_ORDER;
 		for (i = 0; i < g->n; i++) {
 			map[i] = i;
-			if (!compatible(&J->v[g->idx[i]], &S->v[i]))
+			if (!may_be(t, &J->v[g->idx[i]], &S->v[i]))
 				ok = 0;
 		}
 	}
@@ -477,7 +492,8 @@ static void align(struct lp_tree *t, const struct lp_judged_list *J,
  * same file nearest to it, if that shift lands on exactly one annotation
  * of its function (give or take two lines).
  */
-static void align_by_neighbours(const struct lp_judged_list *J,
+static void align_by_neighbours(struct lp_tree *t,
+				const struct lp_judged_list *J,
 				const struct group *g,
 				const struct lp_slots *S, struct lp_place *out,
 				const int *final)
@@ -510,7 +526,7 @@ static void align_by_neighbours(const struct lp_judged_list *J,
 			long at = p->line + shift;
 
 			if (at + 2 >= S->v[k].lo && at - 2 <= S->v[k].hi &&
-			    compatible(p, &S->v[k])) {
+			    may_be(t, p, &S->v[k])) {
 				nhit++;
 				hit = k;
 			}
@@ -942,7 +958,7 @@ static void align_groups(struct lp_tree *t, const struct lp_judged_list *J,
 			if (pass == 1)
 				align(t, J, g, &S, out, final);
 			else
-				align_by_neighbours(J, g, &S, out, final);
+				align_by_neighbours(t, J, g, &S, out, final);
 			lp_slots_release(&S);
 		}
 	}
