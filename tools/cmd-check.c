@@ -147,7 +147,20 @@ static void print_text(const struct entry *e, const struct lp_tree *tree)
 	printf("%s:%ld: %s: %s [likelyprof-%s]\n", e->path, e->line,
 	       lp_verdict_changes(e->s->j.verdict) ? "warning" : "note", msg,
 	       verdict_tag(e->s->j.verdict));
+	/* as gcc follows a warning with its notes */
+	if (e->pl && !e->pl->placed && e->pl->reason)
+		printf("%s:%ld: note: not found in the tree: %s\n", e->path,
+		       e->line, e->pl->reason);
 	free(msg);
+}
+
+/*
+ * A site the tree no longer has as the profile saw it: a commit quoting
+ * its row changed it, or its annotation now points the other way.
+ */
+static int stale(const struct lp_place *pl)
+{
+	return pl && (pl->quoted || (pl->placed && pl->opposite));
 }
 
 static void print_json(const struct entry *e, int first)
@@ -316,7 +329,8 @@ int cmd_check(int argc, const char **argv)
 	struct entry *e;
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *v;
-	size_t nfiles = 0, n = 0, i, count[6] = { 0 };
+	size_t nfiles = 0, n = 0, i, count[6] = { 0 }, nstale = 0;
+	const char *last_change = NULL;
 	int all = 0, json = 0, sarif = 0, ret;
 	double suggest_at = LP_SUGGEST_AT;
 	unsigned long long suggest_min = LP_SUGGEST_MIN;
@@ -395,6 +409,12 @@ int cmd_check(int argc, const char **argv)
 		const struct lp_judged *s = &in.sites.v[i];
 		const struct lp_place *pl = places ? &places[i] : NULL;
 
+		if (lp_verdict_changes(s->j.verdict) && stale(pl)) {
+			nstale++;
+			if (!last_change && pl->quoted)
+				last_change = pl->quoted;
+			continue;
+		}
 		count[s->j.verdict]++;
 		if (!all && !lp_verdict_changes(s->j.verdict))
 			continue;
@@ -477,6 +497,11 @@ int cmd_check(int argc, const char **argv)
 			       "take a hint", sug.nr, sug.branches);
 		putchar('\n');
 	}
+	if (nstale)
+		lp_note("the profile is older than the tree: %zu site%s "
+			"changed since%s%s", nstale, nstale == 1 ? "" : "s",
+			last_change ? ", by " : "",
+			last_change ? last_change : "");
 done:
 	ret = count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP] ?
 		LP_EXIT_FINDINGS : LP_EXIT_OK;

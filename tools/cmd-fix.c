@@ -92,16 +92,23 @@ static int cmp_place(const void *pa, const void *pb, void *ctx)
 }
 
 /*
- * Why a placed site that the profile says to change must be left alone:
- * the tree's annotation points the other way (someone flipped it since),
- * or the history says its line changed since the profiled revision.
+ * Why a site that the profile says to change must be left alone: a
+ * commit that quotes its row changed it already, the tree's annotation
+ * points the other way (someone flipped it since), or the history says
+ * its line changed since the profiled revision.
  */
 static char *unsafe(const struct fix_state *st, size_t i)
 {
 	const struct lp_place *pl = &st->places[i];
 	const struct lp_judged *s = &st->in.sites.v[i];
 
-	if (!pl->placed || !lp_verdict_changes(s->j.verdict))
+	if (!lp_verdict_changes(s->j.verdict))
+		return NULL;
+	if (pl->quoted)
+		return lp_xstrfmt("already changed by %s, whose message "
+				  "quotes this row; the profile is older "
+				  "than the tree", pl->quoted);
+	if (!pl->placed)
 		return NULL;
 	if (pl->opposite)
 		return lp_xstrfmt("the %s() at '%s':%u points the other way "

@@ -16,7 +16,9 @@
 #   - check's verdicts are all placed: fix refuses none;
 #   - the series applies with git am and its -/+ lines are exactly those
 #     of expected.changes;
-#   - the result still builds with -Wall -Werror.
+#   - the result still builds with -Wall -Werror;
+#   - then check --src on the same profile warns of nothing and says the
+#     profile is older than the tree, and fix has nothing more to do.
 . "$(dirname "$0")/lib.sh"
 
 DATA="$ROOT/tests/data/fix/names"
@@ -68,6 +70,19 @@ one() {
 		(cd "$d" && "$cc" -Wall -Werror -fsyntax-only "$@") \
 			> "$w/cc.out" 2>&1 ||
 			fail "$lang/$cc $drift: the result does not build"
+		# the series is in: the same profile has nothing left to say
+		"$LIKELYPROF" check --src "$d" "$w/p.lprof" > "$w/check.out" \
+			2> "$w/check.err" ||
+			fail "$lang/$cc $drift: check after the series exited $?"
+		grep -q warning "$w/check.out" &&
+			fail "$lang/$cc $drift: check still warns: $(cat "$w/check.out")"
+		grep -q "the profile is older than the tree: $nwarn sites changed since, by " \
+			"$w/check.err" ||
+			fail "$lang/$cc $drift: check does not say the profile is older: $(cat "$w/check.err")"
+		"$LIKELYPROF" fix --src "$d" "$w/p.lprof" > "$w/again.mbox" \
+			2> "$w/again.err"
+		[ -s "$w/again.mbox" ] &&
+			fail "$lang/$cc $drift: a second fix changes more"
 	done
 	note "$lang/$cc: $nwarn verdicts, $(($(wc -l < "$w/changes") / 2)) lines changed, $(($(wc -l < "$w/changesdrift") / 2)) after a drift"
 }

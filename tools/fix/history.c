@@ -19,6 +19,7 @@
 #include "fix/series.h"
 #include "fix/tree.h"
 #include "fold.h"
+#include "ktable.h"
 #include "usage.h"
 
 /* How many revisions of a file are read at most, newest first. */
@@ -211,4 +212,49 @@ int lp_history_place(struct lp_tree *t, struct lp_srcfile *f,
 		return 0;
 	}
 	return 0;
+}
+
+/*
+ * The messages of the tree's recent commits, each after a \001 and its
+ * "abbrev ("subject")" line; read once.
+ */
+static const char *messages(struct lp_tree *t)
+{
+	char max[32];
+	const char *q[] = {
+		"log", max, "--format=%x01%h (\"%s\")%n%B", NULL
+	};
+
+	if (!t->messages) {
+		snprintf(max, sizeof(max), "-n%d", 5 * LP_HISTORY_MAX);
+		t->messages = lp_git_output(t->real, q);
+		if (!t->messages)
+			t->messages = lp_xstrdup("");
+	}
+	return t->messages;
+}
+
+char *lp_history_quoted(struct lp_tree *t, const struct lp_judged *p)
+{
+	const char *all, *hit = NULL, *head;
+	char row[LP_KERNEL_ROW_MAX];
+	size_t i, n;
+
+	if (!lp_tree_is_git(t) || !p->nrows)
+		return NULL;
+	all = messages(t);
+	for (i = 0; i < p->nrows && !hit; i++) {
+		n = lp_kernel_row(row, p->rows[i].row);
+		if (n && row[n - 1] == '\n')
+			row[--n] = '\0';
+		for (hit = strstr(all, row); hit; hit = strstr(hit + 1, row))
+			if ((hit == all || hit[-1] == '\n') &&
+			    (hit[n] == '\n' || !hit[n]))
+				break;  /* a whole line of a message */
+	}
+	if (!hit)
+		return NULL;
+	for (head = hit; head > all && head[-1] != '\001'; head--)
+		;
+	return lp_xstrfmt("%.*s", (int)strcspn(head, "\n"), head);
 }

@@ -994,6 +994,9 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		if (f)
 			place_by_history(t, &J->v[i], &out[i], f, fs, kernel);
 	}
+	for (i = 0; i < J->nr; i++)
+		if (lp_verdict_changes(J->v[i].j.verdict))
+			out[i].quoted = lp_history_quoted(t, &J->v[i]);
 	resolve_tokens(t, out, J->nr);
 	for (i = 0; i < ngroups; i++)
 		free(groups[i].idx);
@@ -1012,5 +1015,6 @@ void lp_place_release(struct lp_place *p, size_t n)
 	for (i = 0; i < n; i++) {
 		free(p[i].reason);
 		free(p[i].changed);
+		free(p[i].quoted);
 	}
 }

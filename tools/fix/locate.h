@@ -93,6 +93,7 @@ struct lp_place {
 	const char *macro;      /* the macro whose body holds it, or NULL */
 	int opposite;           /* the tree's points the other way */
 	char *changed;          /* why history says it changed, or NULL */
+	char *quoted;           /* the commit that quotes its row, or NULL */
 };
 
 struct lp_tree;
@@ -109,7 +110,10 @@ void lp_tree_free(struct lp_tree *t);
 const char *lp_tree_root(const struct lp_tree *t);
 
 /*! lp_tree_place() :
- *  Places every site of @sites; @out has @sites->nr entries.
+ *  Places every site of @sites; @out has @sites->nr entries.  In a git
+ *  work tree, a site to change whose row a commit's message quotes (as
+ *  fix writes them) gets that commit in ->quoted: the profile is older
+ *  than the commit that changed it.
  */
 void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *sites,
 		   struct lp_place *out);

@@ -681,6 +681,7 @@ void lp_tree_free(struct lp_tree *t)
 		free(t->macros[i].t);
 	}
 	lp_name_defines_release(t);
+	free(t->messages);
 	free(t->macros);
 	free(t->hints);
 	free(t->files);

@@ -56,6 +56,7 @@ struct lp_tree {
 	size_t ndefnames;
 	int ndefs_read;
 	int git;                /* -1: not asked yet */
+	char *messages;         /* of recent commits, read on first need */
 };
 
 /* The directive's tokens: [name, end) of "#define name ...". */
@@ -186,5 +187,11 @@ int lp_tree_is_git(struct lp_tree *t);
 int lp_history_place(struct lp_tree *t, struct lp_srcfile *f,
 		     const struct lp_judged *p, int kernel,
 		     unsigned *slot_line, char **changed);
+
+/*! lp_history_quoted() :
+ *  The commit whose message quotes one of @p's rows as fix writes them.
+ *  @return : "abbrev (\"subject\")" to free, or NULL.
+ */
+char *lp_history_quoted(struct lp_tree *t, const struct lp_judged *p);
 
 #endif /* LP_FIX_TREE_H */
