@@ -92,6 +92,63 @@ static int cmp_place(const void *pa, const void *pb, void *ctx)
 }
 
 /*
+ * A kernel table of the 2010 layout has no constant column: a branch the
+ * compiler folded (unlikely(sched_info_on()), where sched_info_on()
+ * returns 1) reads as 0 correct and all incorrect, which is a flip.
+ * Such a site whose condition calls a function of the tree that returns
+ * a constant is not flipped.
+ */
+static char *maybe_folded(const struct fix_state *st, size_t i)
+{
+	const struct lp_place *pl = &st->places[i];
+	const struct lp_judged *s = &st->in.sites.v[i];
+	const struct lp_lexed *lx = &pl->file->lx;
+	size_t from[8], to[8];
+	const char *where;
+	char *fn, *why = NULL;
+	int n;
+
+	if ((st->in.sites.origin != LP_ORIGIN_KERNEL &&
+	     st->in.sites.origin != LP_ORIGIN_KERNEL_ALL) ||
+	    s->j.total.correct || s->j.total.constant || pl->macro)
+		return NULL;
+	n = lp_tok_args(lx, pl->tok + 1, from, to, 8);
+	if (n <= pl->hint->cond_arg)
+		return NULL;
+	fn = lp_condition_call(lx, from[pl->hint->cond_arg],
+			       to[pl->hint->cond_arg]);
+	if (fn && (where = lp_tree_constant_function(st->tree, fn)))
+		why = lp_xstrfmt("its condition calls %s(), which returns a "
+				 "constant in '%s': the branch may have been "
+				 "folded, and the table has no constant "
+				 "column; not flipping it", fn, where);
+	free(fn);
+	return why;
+}
+
+/* A kernel table's flip of a line that a commit flipped since. */
+static char *flipped_since(const struct fix_state *st, size_t i)
+{
+	const struct lp_place *pl = &st->places[i];
+	char *by, *why;
+
+	if (st->in.sites.v[i].j.verdict != LP_VERDICT_FLIP ||
+	    st->in.sites.v[i].expect != LP_EXPECT_UNKNOWN)
+		return NULL;
+	by = lp_history_flipped(st->tree, pl->file,
+				pl->file->lx.tok[pl->tok].line,
+				pl->hint->name,
+				lp_flip_partner(st->tree, pl->hint));
+	if (!by)
+		return NULL;
+	why = lp_xstrfmt("%s flipped it since; the table does not say which "
+			 "way the profiled code had it, so it is not flipped "
+			 "back", by);
+	free(by);
+	return why;
+}
+
+/*
  * Why a site that the profile says to change must be left alone: a
  * commit that quotes its row changed it already, the tree's annotation
  * points the other way (someone flipped it since), or the history says
@@ -101,6 +158,7 @@ static char *unsafe(const struct fix_state *st, size_t i)
 {
 	const struct lp_place *pl = &st->places[i];
 	const struct lp_judged *s = &st->in.sites.v[i];
+	char *why;
 
 	if (!lp_verdict_changes(s->j.verdict))
 		return NULL;
@@ -117,8 +175,13 @@ static char *unsafe(const struct fix_state *st, size_t i)
 				  pl->file->lx.tok[pl->tok].line);
 	if (pl->changed && s->j.verdict == LP_VERDICT_FLIP)
 		return lp_xstrfmt("%s; not flipping it", pl->changed);
+	if (s->j.verdict == LP_VERDICT_FLIP && (why = maybe_folded(st, i)))
+		return why;
+	if (s->j.verdict == LP_VERDICT_FLIP)
+		return flipped_since(st, i);
 	return NULL;
 }
+
 
 /*
  * Groups the placed sites by annotation and decides each once: any site

@@ -258,3 +258,78 @@ char *lp_history_quoted(struct lp_tree *t, const struct lp_judged *p)
 		;
 	return lp_xstrfmt("%.*s", (int)strcspn(head, "\n"), head);
 }
+
+/* Are @a and @b the same line but for @name in one and @other in the other? */
+static int swapped(const char *a, const char *b, const char *name,
+		   const char *other)
+{
+	struct lp_lexed la = LP_LEXED_INIT, lb = LP_LEXED_INIT;
+	size_t i, diff = 0;
+	int ok;
+
+	lp_lex(&la, a, strlen(a));
+	lp_lex(&lb, b, strlen(b));
+	ok = la.nr == lb.nr;
+	for (i = 0; ok && i < la.nr; i++) {
+		size_t n = la.tok[i].end - la.tok[i].start;
+
+		if (n == lb.tok[i].end - lb.tok[i].start &&
+		    !memcmp(a + la.tok[i].start, b + lb.tok[i].start, n))
+			continue;
+		diff++;
+		ok = (lp_tok_is(&la, i, name) && lp_tok_is(&lb, i, other)) ||
+		     (lp_tok_is(&la, i, other) && lp_tok_is(&lb, i, name));
+	}
+	lp_lexed_release(&la);
+	lp_lexed_release(&lb);
+	return ok && diff == 1;
+}
+
+char *lp_history_flipped(struct lp_tree *t, const struct lp_srcfile *f,
+			 unsigned line, const char *name, const char *other)
+{
+	char range[64];
+	const char *q[] = {
+		"log", "-n1", "--format=%x01%h (\"%s\")", range, NULL
+	};
+	char *out, *minus = NULL, *plus = NULL, *s, *why = NULL;
+	int nminus = 0, nplus = 0;
+
+	if (!other || !lp_tree_is_git(t) ||
+	    (size_t)snprintf(range, sizeof(range), "-L%u,%u:", line, line) >=
+	    sizeof(range))
+		return NULL;
+	s = lp_xstrfmt("%s%s", range, f->rel);
+	q[3] = s;
+	out = lp_git_output(t->real, q);
+	free(s);
+	for (s = out; s && (s = strchr(s, '\n')); ) {
+		char *l = ++s, *e = strchr(l, '\n');
+
+		if (e)
+			*e = '\0';
+		if (l[0] == '-' && strncmp(l, "---", 3)) {
+			nminus++;
+			minus = l + 1;
+		} else if (l[0] == '+' && strncmp(l, "+++", 3)) {
+			nplus++;
+			plus = l + 1;
+		}
+		if (!e)
+			break;
+		*e = '\n';
+		s = e;
+	}
+	if (out && nminus == 1 && nplus == 1) {
+		char *m = lp_xstrfmt("%.*s", (int)strcspn(minus, "\n"), minus);
+		char *p = lp_xstrfmt("%.*s", (int)strcspn(plus, "\n"), plus);
+
+		if (swapped(m, p, name, other))
+			why = lp_xstrfmt("%.*s", (int)strcspn(out + 1, "\n"),
+					 out + 1);
+		free(m);
+		free(p);
+	}
+	free(out);
+	return why;
+}

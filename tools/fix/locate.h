@@ -119,6 +119,30 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *sites,
 		   struct lp_place *out);
 void lp_place_release(struct lp_place *p, size_t n);
 
+/*! lp_history_flipped() :
+ *  In a git work tree: the commit that last changed line @line of @f,
+ *  if that change swapped @name and @other (a flip), as "abbrev
+ *  (\"subject\")" to free; else NULL.  A kernel table does not say which
+ *  way the profiled kernel had an annotation, so a line flipped since
+ *  is not flipped back on its word.
+ */
+char *lp_history_flipped(struct lp_tree *t, const struct lp_srcfile *f,
+			 unsigned line, const char *name, const char *other);
+
+/*! lp_tree_constant_function() :
+ *  The file of the tree that defines a function @name whose body
+ *  returns a constant (a number, true or false) on some path: under one
+ *  configuration the compiler may fold a branch on it.
+ *  @return : the file's path in the tree, or NULL.
+ */
+const char *lp_tree_constant_function(struct lp_tree *t, const char *name);
+
+/*! lp_condition_call() :
+ *  The name of the function that tokens [from, to) call when that call
+ *  (or its negation) is all of them, to free; else NULL.
+ */
+char *lp_condition_call(const struct lp_lexed *lx, size_t from, size_t to);
+
 /*! lp_tree_hints() :
  *  The spellings known in the tree; flip uses them to find an opposite.
  */

@@ -603,3 +603,85 @@ int lp_func_name_is(struct lp_tree *t, const struct lp_srcfile *f,
 		free(args[i]);
 	return r;
 }
+
+/*-************************************
+ *  Functions that return a constant
+ **************************************/
+
+/* Does the body of @fn hold "return <number or true/false>;"? */
+static int returns_constant(const struct lp_lexed *lx,
+			    const struct lp_func *fn)
+{
+	size_t i;
+
+	for (i = fn->open + 1; i + 2 < fn->close; i++) {
+		size_t v = i + 1, end = i + 2;
+
+		if (!lp_tok_live(lx, i) || !lp_tok_is(lx, i, "return"))
+			continue;
+		if (lp_tok_is(lx, v, "(") && lx->tok[v].match == v + 2) {
+			v++;
+			end = v + 2;
+		}
+		if (end < fn->close && lp_tok_is(lx, end, ";") &&
+		    (lx->tok[v].kind == LP_TOK_NUMBER ||
+		     lp_tok_is(lx, v, "true") || lp_tok_is(lx, v, "false")))
+			return 1;
+	}
+	return 0;
+}
+
+const char *lp_tree_constant_function(struct lp_tree *t, const char *name)
+{
+	size_t i, k, n = strlen(name);
+
+	for (i = 0; i < t->nfiles; i++) {
+		struct lp_srcfile *f = &t->files[i];
+		char *err = NULL;
+
+		if (f->is_link || !lp_c_like(f->rel))
+			continue;
+		if (!f->loaded) {
+			/* a cheap look first: most files never name it */
+			if (lp_read_tree_file(t, f, &err)) {
+				free(err);
+				continue;
+			}
+			if (!memmem(f->buf, f->len, name, n)) {
+				free(f->buf);
+				f->buf = NULL;
+				continue;
+			}
+			free(f->buf);
+			f->buf = NULL;
+			if (lp_srcfile_load(t, f, &err)) {
+				free(err);
+				continue;
+			}
+		}
+		for (k = 0; k < f->nfuncs; k++)
+			if (!strcmp(f->funcs[k].name, name) &&
+			    returns_constant(&f->lx, &f->funcs[k]))
+				return f->rel;
+	}
+	return NULL;
+}
+
+/*
+ * The function a condition calls when the call is all of it, as
+ * "sched_info_on()" or "!sched_info_on()" are; NULL otherwise.
+ */
+char *lp_condition_call(const struct lp_lexed *lx, size_t from, size_t to)
+{
+	while (from < to && (lp_tok_is(lx, from, "!") ||
+			     (lp_tok_is(lx, from, "(") &&
+			      lx->tok[from].match == to - 1))) {
+		if (lp_tok_is(lx, from, "("))
+			to--;
+		from++;
+	}
+	if (to - from < 3 || lx->tok[from].kind != LP_TOK_IDENT ||
+	    !lp_tok_is(lx, from + 1, "(") || lx->tok[from + 1].match != to - 1)
+		return NULL;
+	return lp_tok_dup(lx, from);
+}
