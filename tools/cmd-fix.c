@@ -30,18 +30,24 @@
 #include "usage.h"
 
 static const char fix_usage[] =
-	"usage: likelyprof fix --src DIR [--apply] [--flip-at PCT] "
+	"usage: likelyprof fix --src DIR [--apply] "
+	"[--split function|subsystem]\n"
+	"                      [--label NAME]... [--flip-at PCT] "
 	"[--remove-at PCT]\n"
 	"                      [--min-hits N] [--no-flip] FILE...\n"
 	"\n"
 	"Finds each annotation that the profiles (one per machine or\n"
 	"workload; kernel tables too) say is wrong in the source tree DIR\n"
 	"and prints a patch series that `git am` applies: one patch per\n"
-	"subsystem, each quoting the profile.  Sites that cannot be found\n"
+	"function, each quoting the profile.  Sites that cannot be found\n"
 	"without doubt are reported and left alone.\n"
 	"\n"
 	"   --src DIR         the source tree; nothing outside it is read\n"
 	"   --apply           change the files in place instead\n"
+	"   --split HOW       function (default: one patch per function,\n"
+	"                     or per expression they test) or subsystem\n"
+	"   --label NAME      names the profiles in the messages, in order\n"
+	"                     (default: their files' base names)\n"
 	LP_POLICY_USAGE;
 
 /* One annotation to change, and the sites of the profile that say so. */
@@ -55,6 +61,7 @@ struct target {
 	const char *partner;
 	struct lp_edits edits;
 	char *subsystem;
+	size_t patch;           /* the patch it goes in */
 };
 
 struct fix_state {
@@ -65,6 +72,9 @@ struct fix_state {
 	struct target *t;
 	size_t nt;
 	size_t refused;
+	int split_subsystem;    /* --split subsystem */
+	const char **labels;    /* --label, one per profile in order */
+	size_t nlabels;
 };
 
 static void refuse_site(struct fix_state *st, size_t i, const char *why)
@@ -439,6 +449,18 @@ static int cmp_row(const void *a, const void *b)
 			     *(const struct lp_prof_site *const *)b);
 }
 
+/*
+ * How a message names profile @prof: its --label, or its file's base
+ * name (a path of the machine that ran fix says nothing to a reader).
+ */
+static const char *profile_label(const struct fix_state *st, size_t prof)
+{
+	if (prof < st->nlabels)
+		return st->labels[prof];
+	return st->in.profs[prof].name ? lp_path_base(st->in.profs[prof].name)
+				       : "a profile";
+}
+
 /* The rows of @t's sites from profile @prof, as the kernel prints them. */
 static void put_rows(FILE *out, const struct fix_state *st,
 		     const struct target *t, size_t prof)
@@ -461,8 +483,7 @@ static void put_rows(FILE *out, const struct fix_state *st,
 		return;
 	qsort(rows, n, sizeof(*rows), cmp_row);
 	if (st->in.n > 1)
-		fprintf(out, "In %s:\n\n", st->in.profs[prof].name ?
-			st->in.profs[prof].name : "a profile");
+		fprintf(out, "In %s:\n\n", profile_label(st, prof));
 	fputs(LP_KERNEL_HEADER, out);
 	for (i = 0; i < n; i++) {
 		lp_kernel_row(line, rows[i]);
@@ -487,8 +508,9 @@ static void put_target(FILE *out, const struct fix_state *st,
 	struct lp_judgement sum;
 	struct lp_counts *per = lp_xcalloc(st->in.n, sizeof(*per));
 	const char *name = t->pl->hint->name;
-	char where[256];
+	char where[256], *how;
 	size_t i, k;
+	long pct;
 	int flip = t->verdict == LP_VERDICT_FLIP;
 
 	for (i = 0; i < t->nsites; i++) {
@@ -501,12 +523,19 @@ static void put_target(FILE *out, const struct fix_state *st,
 		}
 	}
 	lp_policy_judge(&st->pol, per, st->in.n, LP_EXPECT_UNKNOWN, &sum);
+	pct = lp_kernel_percent(sum.total.correct, sum.total.incorrect);
+	if (flip)
+		how = lp_xstrdup("backwards");
+	else if (pct > 50)
+		how = lp_xstrdup("incorrect most of the time");
+	else
+		how = lp_xstrfmt("incorrect %ld%% of the time", pct);
 	put_paragraph(out, lp_xstrfmt(
 		"The %s() in %s (%s:%u) was %s. The annotated branch "
 		"profile showed:", name, where_name(st, t, where,
 						     sizeof(where)),
-		t->file->rel, t->file->lx.tok[t->tok].line,
-		flip ? "backwards" : "incorrect most of the time"));
+		t->file->rel, t->file->lx.tok[t->tok].line, how));
+	free(how);
 	for (k = 0; k < st->in.n; k++)
 		put_rows(out, st, t, k);
 	put_paragraph(out, lp_xstrfmt(
@@ -514,7 +543,7 @@ static void put_target(FILE *out, const struct fix_state *st,
 		"%llu times, with %ld%% being incorrect.", name,
 		(unsigned long long)sum.total.correct,
 		(unsigned long long)sum.total.incorrect,
-		lp_kernel_percent(sum.total.correct, sum.total.incorrect)));
+		pct));
 	if (t->pl->macro)
 		put_paragraph(out, lp_xstrfmt(
 			"The %s() is in the body of the macro %s; every "
@@ -568,9 +597,19 @@ static char *subject(const struct fix_state *st, struct target **t,
 
 	for (i = 0; i < n; i++) {
 		char *spelled = lp_xstrfmt("%s()", t[i]->pl->hint->name);
+		size_t k;
 
 		add_word(&wheres, &nw, where_name(st, t[i], where,
 						  sizeof(where)));
+		/* one body compiled as several functions names them all */
+		for (k = 1; !t[i]->pl->macro && k < t[i]->nsites; k++) {
+			const char *f = st->in.sites.v[t[i]->sites[k]].func;
+
+			if (f && *f) {
+				snprintf(where, sizeof(where), "%s()", f);
+				add_word(&wheres, &nw, where);
+			}
+		}
 		add_word(&names, &nn, spelled);
 		free(spelled);
 		flips += t[i]->verdict == LP_VERDICT_FLIP;
@@ -666,7 +705,77 @@ static long long patch_date(void)
 	return (long long)time(NULL);
 }
 
-/* One patch per subsystem, files and their edits in path order. */
+/*
+ * What @t's condition tests, without the negations and parentheses
+ * around it: seed 003's likely(!(worker->flags & WORKER_NOT_RUNNING))
+ * and unlikely(worker->flags & WORKER_NOT_RUNNING) test one thing.
+ */
+static char *tested(const struct target *t)
+{
+	const struct lp_lexed *lx = &t->file->lx;
+	size_t from[8], to[8], a, b;
+	int n = lp_tok_args(lx, t->tok + 1, from, to, 8);
+
+	if (n <= t->pl->hint->cond_arg)
+		return NULL;
+	a = from[t->pl->hint->cond_arg];
+	b = to[t->pl->hint->cond_arg];
+	while (a < b &&
+	       (lp_tok_is(lx, a, "!") ||
+		(lp_tok_is(lx, a, "(") && lx->tok[a].match == b - 1))) {
+		if (lp_tok_is(lx, a, "("))
+			b--;
+		a++;
+	}
+	return a < b ? lp_tok_text(lx, a, b) : NULL;
+}
+
+static int cmp_patch(const void *pa, const void *pb)
+{
+	const struct target *a = pa, *b = pb;
+
+	if (a->patch != b->patch)
+		return a->patch < b->patch ? -1 : 1;
+	return cmp_target(pa, pb);
+}
+
+/*
+ * Which patch each target goes in, the targets sorted by subsystem:
+ * --split subsystem, one per subsystem; by default one per function,
+ * but functions of one file that test the same expression share one
+ * (seed 003's two WORKER_NOT_RUNNING flips).
+ */
+static void assign_patches(struct fix_state *st)
+{
+	char **key = lp_xcalloc(st->nt + 1, sizeof(char *));
+	char a[256], b[256];
+	size_t i, k, next = 0;
+
+	for (i = 0; i < st->nt; i++)
+		key[i] = tested(&st->t[i]);
+	for (i = 0; i < st->nt; i++) {
+		struct target *t = &st->t[i];
+
+		for (k = 0; k < i; k++) {
+			struct target *o = &st->t[k];
+
+			if (st->split_subsystem ?
+			    !strcmp(o->subsystem, t->subsystem) :
+			    o->file == t->file &&
+			    (!strcmp(where_name(st, o, a, sizeof(a)),
+				     where_name(st, t, b, sizeof(b))) ||
+			     (key[k] && key[i] && !strcmp(key[k], key[i]))))
+				break;
+		}
+		t->patch = k < i ? st->t[k].patch : next++;
+	}
+	for (i = 0; i < st->nt; i++)
+		free(key[i]);
+	free(key);
+	qsort(st->t, st->nt, sizeof(*st->t), cmp_patch);
+}
+
+/* The patches, each with its files and their edits in path order. */
 static int print_series(struct fix_state *st, const char *src)
 {
 	struct lp_patch *p = NULL;
@@ -683,6 +792,7 @@ static int print_series(struct fix_state *st, const char *src)
 			lp_subsystem(src, st->t[i].file->rel, git);
 	}
 	qsort(st->t, st->nt, sizeof(*st->t), cmp_target);
+	assign_patches(st);
 	for (i = 0; i < st->nt; i = k) {
 		struct target **group = NULL;
 		struct lp_patch *q;
@@ -690,8 +800,8 @@ static int print_series(struct fix_state *st, const char *src)
 		size_t blen = 0;
 		FILE *out;
 
-		for (k = i; k < st->nt &&
-		     !strcmp(st->t[k].subsystem, st->t[i].subsystem); k++) {
+		for (k = i; k < st->nt && st->t[k].patch == st->t[i].patch;
+		     k++) {
 			group = lp_xrealloc(group, (k - i + 1) *
 					    sizeof(*group));
 			group[k - i] = &st->t[k];
@@ -826,6 +936,18 @@ int cmd_fix(int argc, const char **argv)
 			src = v;
 		} else if (!strcmp(argv[k], "--apply")) {
 			do_apply = 1;
+		} else if ((v = lp_option_value(argc, argv, &k, "--split",
+						fix_usage))) {
+			if (strcmp(v, "function") && strcmp(v, "subsystem"))
+				lp_usage_error(fix_usage, "--split takes "
+					       "function or subsystem, not "
+					       "'%s'", v);
+			st.split_subsystem = !strcmp(v, "subsystem");
+		} else if ((v = lp_option_value(argc, argv, &k, "--label",
+						fix_usage))) {
+			st.labels = lp_xrealloc(st.labels, (st.nlabels + 1) *
+						sizeof(char *));
+			st.labels[st.nlabels++] = v;
 		} else if (!strcmp(argv[k], "--")) {
 			while (++k < argc)
 				files[nfiles++] = argv[k];
@@ -867,6 +989,7 @@ out:
 		free(st.t[i].subsystem);
 	}
 	free(st.t);
+	free(st.labels);
 	if (st.places)
 		lp_place_release(st.places, st.in.sites.nr);
 	free(st.places);

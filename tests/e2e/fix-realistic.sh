@@ -30,7 +30,7 @@ SOURCE_DATE_EPOCH=0 "$LIKELYPROF" fix --src "$SCRATCH/am" \
 	fail "fix exited $?: $(cat "$SCRATCH/fix.err")"
 (cd "$SCRATCH/am" && $GIT am -q "$SCRATCH/series.mbox") \
 	> "$SCRATCH/am.out" 2>&1 || fail "git am: $(cat "$SCRATCH/am.out")"
-(cd "$SCRATCH/am" && git diff HEAD~1 HEAD) |
+(cd "$SCRATCH/am" && git diff "$(git rev-list --max-parents=0 HEAD)" HEAD) |
 	awk '/^[-+]/ && !/^(---|\+\+\+) /' > "$SCRATCH/changes"
 if ! cmp -s "$DATA/expected.changes" "$SCRATCH/changes"; then
 	fail "the changed lines are not the expected ones:"
@@ -55,5 +55,5 @@ for f in src/table.c src/crlf.c include/hints.h; do
 done
 left=$(cd "$SCRATCH/apply" && git status --porcelain | grep -v -e ' src/table.c$' -e ' src/crlf.c$')
 [ -z "$left" ] || fail "--apply touched more than the two files: $left"
-note "$(grep -c '^+[^+]' "$SCRATCH/changes") lines changed in $(grep -c '^Subject:' "$SCRATCH/series.mbox") patch"
+note "$(grep -c '^+[^+]' "$SCRATCH/changes") lines changed in $(grep -c '^Subject:' "$SCRATCH/series.mbox") patch(es)"
 finish

@@ -190,6 +190,68 @@ for n in 002 003 004 005 006 007 008 009 010 011; do
 	note "seed $n: $subject"
 done
 
+# All ten tables at once against one tree holding every seed's files,
+# each file committed with its seed's subsystem: with the default split
+# (one patch per function, functions testing the same expression
+# together) the series is ten patches, each the -/+ lines of one seed.
+all="$SCRATCH/all"
+mkdir -p "$all"
+(cd "$all" && git init -q)
+for n in 002 003 004 005 006 007 008 009 010 011; do
+	(cd "$SCRATCH/$n" && git ls-files) | while read -r f; do
+		mkdir -p "$all/$(dirname "$f")"
+		# the pre-image: the seed trees have had their series applied
+		git -C "$SCRATCH/$n" show HEAD~1:"$f" > "$all/$f.seed"
+		if [ -f "$all/$f" ]; then
+			# two seeds' hunks of one file: disjoint lines
+			awk 'NR == FNR { a[FNR] = $0; n = FNR; next }
+			     { if ($0 != "" || !(FNR in a)) a[FNR] = $0
+			       if (FNR > n) n = FNR }
+			     END { for (i = 1; i <= n; i++) print a[i] }' \
+				"$all/$f" "$all/$f.seed" > "$all/$f.new"
+			mv "$all/$f.new" "$all/$f"
+			rm "$all/$f.seed"
+		else
+			mv "$all/$f.seed" "$all/$f"
+		fi
+		prefix=$(git -C "$SCRATCH/$n" log -1 --format=%s HEAD~1 |
+			 sed 's/:.*//')
+		(cd "$all" && git add "$f" &&
+		 git -c user.name=seed -c user.email=seed@example.com \
+			commit -q -m "$prefix: $f as it was")
+	done
+done
+tables=""
+for n in 002 003 004 005 006 007 008 009 010 011; do
+	tables="$tables $DATA/$n.txt"
+done
+SOURCE_DATE_EPOCH=1291687114 "$LIKELYPROF" fix --src "$all" $tables \
+	> "$SCRATCH/all.mbox" 2> "$SCRATCH/all.err" ||
+	fail "all seeds: fix exited $?: $(cat "$SCRATCH/all.err")"
+npatch=$(grep -c '^Subject: ' "$SCRATCH/all.mbox")
+[ "$npatch" -eq 10 ] ||
+	fail "all seeds: $npatch patches, not 10: $(grep '^Subject: ' "$SCRATCH/all.mbox")"
+# each patch's -/+ lines, one line per patch, against each seed's
+awk '/^From [0-9a-f]+ / { if (p != "") print p; p = "" }
+     /^diff --git/ { d = 1 } /^-- $/ { d = 0 }
+     d && /^[-+]/ && !/^(---|\+\+\+) / { p = p "|" $0 }
+     END { if (p != "") print p }' "$SCRATCH/all.mbox" | sort > "$SCRATCH/all.got"
+for n in 002 003 004 005 006 007 008 009 010 011; do
+	awk '{ p = p "|" $0 } END { print p }' "$SCRATCH/$n.want"
+done | sort > "$SCRATCH/all.want"
+if ! cmp -s "$SCRATCH/all.want" "$SCRATCH/all.got"; then
+	fail "all seeds: the patches are not the seeds' ten:"
+	diff "$SCRATCH/all.want" "$SCRATCH/all.got" | sed 's/^/    /'
+fi
+grep -q "$(printf '/tmp\\|/home\\|%s' "$SCRATCH")" "$SCRATCH/all.mbox" &&
+	fail "all seeds: a message names a local path"
+# the respun form: one patch per subsystem (mm, workqueue, sched, x86, fs)
+"$LIKELYPROF" fix --split subsystem --src "$all" $tables \
+	> "$SCRATCH/sub.mbox" 2> /dev/null || fail "--split subsystem exited $?"
+nsub=$(grep -c '^Subject: ' "$SCRATCH/sub.mbox")
+[ "$nsub" -eq 5 ] || fail "--split subsystem: $nsub patches, not 5"
+note "all seeds at once: $npatch patches; $nsub with --split subsystem"
+
 # seed 002's table names page_mapping() in mm.h, which its tree lacks
 if ! grep -q "page_mapping(): not changed: no file named 'mm.h'" \
 	"$SCRATCH/002.err"; then
