@@ -30,11 +30,12 @@
 #include "usage.h"
 
 static const char fix_usage[] =
-	"usage: likelyprof fix --src DIR [--apply] "
-	"[--split function|subsystem]\n"
-	"                      [--label NAME]... [--flip-at PCT] "
-	"[--remove-at PCT]\n"
-	"                      [--min-hits N] [--no-flip] FILE...\n"
+	"usage: likelyprof fix --src DIR [--apply] [--explain] "
+	"[--label NAME]...\n"
+	"                      [--split function|subsystem] "
+	"[--flip-at PCT]\n"
+	"                      [--remove-at PCT] [--min-hits N] [--no-flip] "
+	"FILE...\n"
 	"\n"
 	"Finds each annotation that the profiles (one per machine or\n"
 	"workload; kernel tables too) say is wrong in the source tree DIR\n"
@@ -44,6 +45,7 @@ static const char fix_usage[] =
 	"\n"
 	"   --src DIR         the source tree; nothing outside it is read\n"
 	"   --apply           change the files in place instead\n"
+	"   --explain         say what placed each site (on stderr)\n"
 	"   --split HOW       function (default: one patch per function,\n"
 	"                     or per expression they test) or subsystem\n"
 	"   --label NAME      names the profiles in the messages, in order\n"
@@ -913,13 +915,37 @@ static int apply_all(struct fix_state *st)
 	return ret;
 }
 
+/* --explain: what placed each site that the profile says to change. */
+static void explain_places(const struct fix_state *st)
+{
+	static const char *const how[] = {
+		"", "its line", "the order of its function's annotations",
+		"one shift of its function's lines", "its condition's text",
+		"the git history", "the shift of a site nearby",
+		"the nearest annotation of its function",
+	};
+	size_t i;
+
+	for (i = 0; i < st->in.sites.nr; i++) {
+		const struct lp_judged *s = &st->in.sites.v[i];
+		const struct lp_place *pl = &st->places[i];
+
+		if (!lp_verdict_changes(s->j.verdict) || !pl->placed)
+			continue;
+		lp_note("%s:%ld: %s%splaced at '%s':%u by %s", s->file, s->line,
+			s->func && *s->func ? s->func : "",
+			s->func && *s->func ? "(): " : "", pl->call_file->rel,
+			pl->line, how[pl->how]);
+	}
+}
+
 int cmd_fix(int argc, const char **argv)
 {
 	struct fix_state st;
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *v;
 	size_t nfiles = 0, i;
-	int do_apply = 0, ret = LP_EXIT_OK, k;
+	int do_apply = 0, explain = 0, ret = LP_EXIT_OK, k;
 	char *err = NULL;
 
 	if (lp_wants_help(argc, argv)) {
@@ -936,6 +962,8 @@ int cmd_fix(int argc, const char **argv)
 			src = v;
 		} else if (!strcmp(argv[k], "--apply")) {
 			do_apply = 1;
+		} else if (!strcmp(argv[k], "--explain")) {
+			explain = 1;
 		} else if ((v = lp_option_value(argc, argv, &k, "--split",
 						fix_usage))) {
 			if (strcmp(v, "function") && strcmp(v, "subsystem"))
@@ -975,6 +1003,8 @@ int cmd_fix(int argc, const char **argv)
 	}
 	st.places = lp_xcalloc(st.in.sites.nr + 1, sizeof(*st.places));
 	lp_tree_place(st.tree, &st.in.sites, st.places);
+	if (explain)
+		explain_places(&st);
 	decide(&st);
 	make_edits(&st);
 	if (!st.nt)
