@@ -53,7 +53,9 @@ struct lp_module {
 	const struct lp_site *first, *last;
 	struct lp_cell *cells;
 	const void *base;               /* load address, from dladdr() */
-	int unloaded;                   /* first/last then point at copies */
+	const char *path;               /* its file, from dladdr() */
+	struct lp_site *copy;           /* the records, once it is unloaded */
+	int unloaded;                   /* first/last then point at copy */
 	struct lp_module *next;
 };
 
@@ -623,6 +625,15 @@ static const void *module_base(const void *anchor)
 	return anchor;
 }
 
+static const char *module_path(const void *anchor)
+{
+	Dl_info info;
+
+	if (anchor && dladdr(anchor, &info) && info.dli_fname)
+		return info.dli_fname;
+	return "";
+}
+
 static struct lp_module *module_find(const struct lp_site *site)
 {
 	struct lp_module *m;
@@ -633,11 +644,60 @@ static struct lp_module *module_find(const struct lp_site *site)
 	return NULL;
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Are the @n records at @a those at @b (a module loaded again)? */
+static int same_sites(const struct lp_site *a, const struct lp_site *b,
+		      size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].line != b[i].line || a[i].expect != b[i].expect ||
+		    a[i].abi != b[i].abi || !same_str(a[i].file, b[i].file) ||
+		    !same_str(a[i].func, b[i].func) ||
+		    !same_str(a[i].cond, b[i].cond) ||
+		    !same_str(a[i].unit, b[i].unit))
+			return 0;
+	return 1;
+}
+
+/*
+ * A module dlopen()ed again after a dlclose() takes back its earlier
+ * record, cells and all, so a thousand cycles are one record per site
+ * and no memory grows with them.
+ */
+static struct lp_module *module_revive(const struct lp_site *first,
+				       const struct lp_site *last,
+				       const char *path, const void *base)
+{
+	size_t n = (size_t)(last - first);
+	struct lp_module *m;
+
+	for (m = rt.modules; m; m = m->next) {
+		if (!m->unloaded || !m->copy ||
+		    (size_t)(m->last - m->first) != n ||
+		    strcmp(m->path, path) || !same_sites(m->copy, first, n))
+			continue;
+		m->first = first;
+		m->last = last;
+		m->base = base;
+		m->unloaded = 0;
+		return m;
+	}
+	return NULL;
+}
+
 static struct lp_module *module_get(const struct lp_site *first,
 				    const struct lp_site *last,
 				    const void *anchor)
 {
 	struct lp_module *m, **tail;
+	const char *path;
+	const void *base;
 	size_t n;
 
 	for (tail = &rt.modules; (m = *tail); tail = &m->next)
@@ -645,6 +705,12 @@ static struct lp_module *module_get(const struct lp_site *first,
 			return m;
 	if (!first || last <= first)
 		return NULL;
+	anchor = anchor ? anchor : (const void *)first;
+	base = module_base(anchor);
+	path = module_path(anchor);
+	m = module_revive(first, last, path, base);
+	if (m)
+		return m;
 	n = (size_t)(last - first);
 	m = arena_alloc(sizeof(*m));
 	if (!m)
@@ -654,7 +720,8 @@ static struct lp_module *module_get(const struct lp_site *first,
 		return NULL;
 	m->first = first;
 	m->last = last;
-	m->base = module_base(anchor ? anchor : (const void *)first);
+	m->base = base;
+	m->path = arena_strdup(path);
 	*tail = m;
 	return m;
 }
@@ -730,9 +797,11 @@ LP_API void lp__module_remove(const struct lp_site *first,
 	}
 	if (m) {
 		size_t i, n = (size_t)(m->last - m->first);
-		struct lp_site *copy = arena_alloc(n * sizeof(*copy));
+		/* a module unloaded before has its copy, the same records */
+		struct lp_site *copy = m->copy ? m->copy :
+			arena_alloc(n * sizeof(*copy));
 
-		if (copy) {
+		if (copy && !m->copy) {
 			for (i = 0; i < n; i++) {
 				const struct lp_site *s = &m->first[i];
 
@@ -742,6 +811,9 @@ LP_API void lp__module_remove(const struct lp_site *first,
 				copy[i].cond = arena_strdup(s->cond);
 				copy[i].unit = arena_strdup(s->unit);
 			}
+			m->copy = copy;
+		}
+		if (copy) {
 			m->first = copy;
 			m->last = copy + n;
 		} else {
