@@ -998,7 +998,18 @@ int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
 	return err;
 }
 
-/* Reads all of @fd into a malloc'd buffer. */
+/*
+ * A pipe or device is read up to this much: /dev/zero or `yes |` must end
+ * in an error, not in the memory running out.  A million-site profile is
+ * about 150 MiB.
+ */
+#define LP_STREAM_MAX ((size_t)1 << 30)
+
+/*
+ * Reads all of @fd into a malloc'd buffer.  A NUL byte in what came so
+ * far ends the reading: no profile holds one, and the parser then names
+ * the input as binary.  Past LP_STREAM_MAX it fails with EFBIG.
+ */
 static int slurp(int fd, char **out, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
@@ -1038,9 +1049,16 @@ static int slurp(int fd, char **out, size_t *len)
 			errno = e;
 			return -1;
 		}
-		if (!got)
+		if (!got || memchr(buf + n, '\0', (size_t)got)) {
+			n += (size_t)got;
 			break;
+		}
 		n += (size_t)got;
+		if (n > LP_STREAM_MAX) {
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
 	}
 	*out = buf;
 	*len = n;
@@ -1080,8 +1098,13 @@ int lp_profile_read_file(struct lp_profile *p, const char *path,
 		e = errno;
 		if (fd > 0)
 			close(fd);
-		snprintf(diag->msg, sizeof(diag->msg), "%s: %s", name,
-			 strerror(e));
+		if (e == EFBIG)
+			snprintf(diag->msg, sizeof(diag->msg), "%s: more than "
+				 "%zu MiB from a stream; not a profile", name,
+				 LP_STREAM_MAX >> 20);
+		else
+			snprintf(diag->msg, sizeof(diag->msg), "%s: %s", name,
+				 strerror(e));
 		if (e == ENOMEM)
 			return -LP_ENOMEM;
 		return e == ENOENT ? -LP_ENOENT : -LP_EIO;

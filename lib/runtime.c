@@ -28,9 +28,13 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "likelyprof.h"
@@ -49,7 +53,9 @@ struct lp_module {
 	const struct lp_site *first, *last;
 	struct lp_cell *cells;
 	const void *base;               /* load address, from dladdr() */
-	int unloaded;                   /* first/last then point at copies */
+	const char *path;               /* its file, from dladdr() */
+	struct lp_site *copy;           /* the records, once it is unloaded */
+	int unloaded;                   /* first/last then point at copy */
 	struct lp_module *next;
 };
 
@@ -93,6 +99,14 @@ static struct {
 	char program[PATH_MAX];         /* /proc/self/exe */
 	const char *program_name;       /* its base name, for %e */
 	int dump_signal;
+	int secure;                     /* AT_SECURE: no path from the env */
+	pid_t pid;                      /* whose profile this is */
+	char own[PATH_MAX];             /* the name this process took */
+	int have_own;
+	char run_dir[PATH_MAX];         /* LIKELYPROF_RUN: `run`'s folder */
+	int have_stderr;                /* fd 2 as found at start */
+	dev_t stderr_dev;
+	ino_t stderr_ino;
 } rt;
 
 /* Which thread holds the lock: a signal handler must not wait for itself. */
@@ -100,10 +114,31 @@ static __thread int in_lock __attribute__((tls_model("initial-exec")));
 static __thread struct lp_thread *self
 	__attribute__((tls_model("initial-exec")));
 
+/*
+ * A hint whose first evaluation in a thread came while that thread was in
+ * the runtime (its own signal handler, or a hint of something the runtime
+ * called) cannot take the lock; its counter is already counting, so it is
+ * noted here and registered by the same thread before it lets the lock go.
+ * Only the owning thread touches these, handlers included.
+ */
+#define LP_DEFERRED_MAX 8      /* static TLS is scarce when dlopen()ed */
+struct lp_deferred {
+	struct lp_counter *ctr;
+	const struct lp_site *site;
+	const struct lp_site *first, *last;     /* C: the module's section */
+	struct lp_site proto;                   /* C++: the record to copy */
+	int dynamic;
+};
+static __thread struct lp_deferred deferred[LP_DEFERRED_MAX]
+	__attribute__((tls_model("initial-exec")));
+static __thread unsigned n_deferred __attribute__((tls_model("initial-exec")));
+
 /* Output buffer of dumps; dumps are serialised by the lock. */
 static char dump_buf[1 << 16];
 
 static void write_error(const char *what, const char *path, int err);
+static int put(char *buf, size_t cap, size_t *len, const char *s, size_t n);
+static int put_ulong(char *buf, size_t cap, size_t *len, unsigned long v);
 static int dump_locked(const char *path);
 
 /* --- counters ---------------------------------------------------------- */
@@ -134,13 +169,27 @@ static void counter_rearm(struct lp_counter *c)
 
 /* --- lock -------------------------------------------------------------- */
 
+/*
+ * in_lock is set before the lock is taken and cleared after it is let go:
+ * a signal that lands in either window, whose handler evaluates a hint,
+ * must see "this thread is in the runtime" and not wait for itself.
+ */
+static void mark_in_lock(int v)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	in_lock = v;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 static int try_lock(void)
 {
 	if (in_lock)
 		return 0;
-	if (__atomic_exchange_n(&rt.lock, 1, __ATOMIC_ACQUIRE))
+	mark_in_lock(1);
+	if (__atomic_exchange_n(&rt.lock, 1, __ATOMIC_ACQUIRE)) {
+		mark_in_lock(0);
 		return 0;
-	in_lock = 1;
+	}
 	return 1;
 }
 
@@ -148,26 +197,43 @@ static void lock(void)
 {
 	unsigned spins = 0;
 
+	mark_in_lock(1);
 	while (__atomic_exchange_n(&rt.lock, 1, __ATOMIC_ACQUIRE)) {
 		/* cold paths only: yield rather than burn the other core */
 		if (++spins > 64)
 			sched_yield();
 	}
-	in_lock = 1;
 }
+
+static unsigned drain_deferred(void);
+static void thread_arm_exit(struct lp_thread *t);
 
 static void unlock(void)
 {
-	/*
-	 * A dump signal that found the lock taken left the work to us.  The
-	 * loop catches one that arrives while we write.
-	 */
-	while (__atomic_load_n(&rt.pending_dump, __ATOMIC_ACQUIRE)) {
-		__atomic_store_n(&rt.pending_dump, 0, __ATOMIC_RELEASE);
-		dump_locked(NULL);
+	unsigned drained = 0;
+
+	for (;;) {
+		/*
+		 * A dump signal that found the lock taken left the work to
+		 * us, and a hint of a handler that interrupted this thread
+		 * left its registration.  The loop catches what arrives
+		 * while we write.
+		 */
+		drained += drain_deferred();
+		while (__atomic_load_n(&rt.pending_dump, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&rt.pending_dump, 0, __ATOMIC_RELEASE);
+			dump_locked(NULL);
+			drained += drain_deferred();
+		}
+		__atomic_store_n(&rt.lock, 0, __ATOMIC_RELEASE);
+		mark_in_lock(0);
+		/* a handler ran between the two stores: take it again */
+		if (!__atomic_load_n(&n_deferred, __ATOMIC_RELAXED))
+			break;
+		lock();
 	}
-	in_lock = 0;
-	__atomic_store_n(&rt.lock, 0, __ATOMIC_RELEASE);
+	if (drained)
+		thread_arm_exit(self);
 }
 
 /* --- memory ------------------------------------------------------------ */
@@ -211,6 +277,7 @@ static const char *arena_strdup(const char *s)
 /* --- set-up ------------------------------------------------------------ */
 
 static void thread_exit(void *arg);
+static void mark_started(void);
 
 static void set_exiting(void)
 {
@@ -226,7 +293,13 @@ static void on_dump_signal(int sig)
 		dump_locked(NULL);
 		unlock();
 	} else {
+		/*
+		 * The holder dumps as it lets go; if it let go before it
+		 * could see the flag, the lock is free now and we do.
+		 */
 		__atomic_store_n(&rt.pending_dump, 1, __ATOMIC_RELEASE);
+		if (try_lock())
+			unlock();
 	}
 	errno = saved;
 }
@@ -266,9 +339,18 @@ static int parse_signal(const char *s)
 	return 0;
 }
 
+/*
+ * The parent's counts are written before every fork, as gcov does: a
+ * parent that leaves through _exit() (daemon(), the double fork of a
+ * server) never reaches its exit dump.  A parent that goes on rewrites the
+ * same file at exit with everything.  Costs one profile write per fork
+ * (doc/DESIGN.md).
+ */
 static void fork_prepare(void)
 {
 	lock();
+	if (rt.init_done && getpid() == rt.pid)
+		dump_locked(NULL);
 }
 
 static void fork_parent(void)
@@ -302,7 +384,17 @@ static void fork_child(void)
 	if (self)
 		for (i = 0; i < self->n; i++)
 			counter_rearm(self->slots[i].ctr);
+	/* first evaluations the parent had not registered yet */
+	for (i = 0; i < n_deferred; i++) {
+		counter_rearm(deferred[i].ctr);
+		deferred[i].ctr->site = NULL;
+	}
+	n_deferred = 0;
 	rt.pending_dump = 0;
+	/* a process of its own: its own file and its own mark */
+	rt.pid = getpid();
+	rt.have_own = 0;
+	mark_started();
 	in_lock = 0;
 	__atomic_store_n(&rt.lock, 0, __ATOMIC_RELEASE);
 }
@@ -323,16 +415,33 @@ static void read_program(void)
 }
 
 /*
+ * A set-user-ID or set-group-ID program (AT_SECURE) runs with rights its
+ * user does not have: a path or a signal from that user's environment
+ * would let them replace any file.  Such a program writes no profile of
+ * its own accord; likelyprof_dump(PATH) with the program's own path still
+ * works.
+ */
+static const char *env_get(const char *name)
+{
+	return rt.secure ? NULL : secure_getenv(name);
+}
+
+static void write_stderr(const char *msg, size_t len);
+
+/*
  * A relative LIKELYPROF_FILE is taken relative to the folder the program
  * started in, not the one it ends in: daemons chdir("/").
  */
 static void read_file_pattern(void)
 {
-	const char *env = getenv("LIKELYPROF_FILE");
+	static const char def[] = "%e.%p.lprof";
+	const char *env = env_get("LIKELYPROF_FILE");
 	size_t n = 0;
 
+	if (rt.secure)
+		return;
 	if (!env || !*env)
-		env = "%e.%p.lprof";
+		env = def;
 	if (env[0] != '/') {
 		if (!getcwd(rt.file_pattern, sizeof(rt.file_pattern) - 2))
 			strcpy(rt.file_pattern, ".");
@@ -340,14 +449,19 @@ static void read_file_pattern(void)
 		if (n && rt.file_pattern[n - 1] != '/')
 			rt.file_pattern[n++] = '/';
 	}
-	if (strlen(env) >= sizeof(rt.file_pattern) - n)
-		env = "%e.%p.lprof";
+	if (strlen(env) >= sizeof(rt.file_pattern) - n) {
+		static const char msg[] = "likelyprof: LIKELYPROF_FILE is "
+			"longer than PATH_MAX; writing '%e.%p.lprof' instead\n";
+
+		write_stderr(msg, sizeof(msg) - 1);
+		env = def;
+	}
 	strcpy(rt.file_pattern + n, env);
 }
 
 static void install_signal(void)
 {
-	const char *env = getenv("LIKELYPROF_SIGNAL");
+	const char *env = env_get("LIKELYPROF_SIGNAL");
 	struct sigaction sa;
 
 	if (!env || !*env)
@@ -356,9 +470,8 @@ static void install_signal(void)
 	if (!rt.dump_signal) {
 		static const char msg[] = "likelyprof: LIKELYPROF_SIGNAL is "
 			"not a signal name; no dump on signal\n";
-		ssize_t r = write(2, msg, sizeof(msg) - 1);
 
-		(void)r;
+		write_stderr(msg, sizeof(msg) - 1);
 		return;
 	}
 	memset(&sa, 0, sizeof(sa));
@@ -366,6 +479,49 @@ static void install_signal(void)
 	sa.sa_flags = SA_RESTART;
 	sigfillset(&sa.sa_mask);
 	sigaction(rt.dump_signal, &sa, NULL);
+}
+
+static int reserve_unique(char *name, size_t cap);
+
+/*
+ * Under `likelyprof run`, each process that starts with the runtime leaves
+ * a mark, so `run` can tell a process that wrote no profile (it left
+ * through _exit, a signal or exec) from one that was not instrumented.
+ */
+static void mark_started(void)
+{
+	char name[PATH_MAX];
+	size_t len = 0;
+	int fd;
+
+	if (!rt.run_dir[0])
+		return;
+	if (put(name, sizeof(name), &len, rt.run_dir, strlen(rt.run_dir)) ||
+	    put(name, sizeof(name), &len, "/", 1) ||
+	    put_ulong(name, sizeof(name), &len, (unsigned long)rt.pid) ||
+	    put(name, sizeof(name), &len, ".start", 6))
+		return;
+	fd = reserve_unique(name, sizeof(name));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void read_run_dir(void)
+{
+	const char *env = env_get("LIKELYPROF_RUN");
+
+	if (env && env[0] == '/' && strlen(env) < sizeof(rt.run_dir))
+		strcpy(rt.run_dir, env);
+}
+
+/* fd 2 as the program found it: errors go there, or nowhere. */
+static void read_stderr(void)
+{
+	struct stat st;
+
+	rt.have_stderr = fstat(2, &st) == 0;
+	rt.stderr_dev = st.st_dev;
+	rt.stderr_ino = st.st_ino;
 }
 
 /*
@@ -378,8 +534,13 @@ static void init_locked(void)
 	if (rt.init_done)
 		return;
 	rt.init_done = 1;
+	rt.secure = getauxval(AT_SECURE) != 0;
+	rt.pid = getpid();
+	read_stderr();
 	read_program();
 	read_file_pattern();
+	read_run_dir();
+	mark_started();
 	/*
 	 * A low key number keeps pthread_setspecific() from allocating its
 	 * second-level table with calloc.
@@ -416,6 +577,25 @@ static void runtime_load(void)
 }
 
 /*
+ * A program that installs its own handler for LIKELYPROF_SIGNAL takes the
+ * signal back: its handler wins, as it must, and the dumps it asked for
+ * never happened.  Said once, as the program ends.
+ */
+static void signal_check(void)
+{
+	struct sigaction cur;
+
+	static const char msg[] = "likelyprof: the program has its own "
+		"handler for LIKELYPROF_SIGNAL; no profile was written on that "
+		"signal\n";
+
+	if (!rt.dump_signal || sigaction(rt.dump_signal, NULL, &cur))
+		return;
+	if ((cur.sa_flags & SA_SIGINFO) || cur.sa_handler != on_dump_signal)
+		write_stderr(msg, sizeof(msg) - 1);
+}
+
+/*
  * The profile is written when the runtime itself is finalised: for the
  * shared runtime that is after every module that depends on it, so hints
  * in their destructors are counted.
@@ -430,6 +610,7 @@ static void runtime_unload(void)
 	err = dump_locked(NULL);
 	unlock();
 	(void)err;
+	signal_check();
 	errno = saved;
 }
 
@@ -444,6 +625,15 @@ static const void *module_base(const void *anchor)
 	return anchor;
 }
 
+static const char *module_path(const void *anchor)
+{
+	Dl_info info;
+
+	if (anchor && dladdr(anchor, &info) && info.dli_fname)
+		return info.dli_fname;
+	return "";
+}
+
 static struct lp_module *module_find(const struct lp_site *site)
 {
 	struct lp_module *m;
@@ -454,11 +644,60 @@ static struct lp_module *module_find(const struct lp_site *site)
 	return NULL;
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Are the @n records at @a those at @b (a module loaded again)? */
+static int same_sites(const struct lp_site *a, const struct lp_site *b,
+		      size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].line != b[i].line || a[i].expect != b[i].expect ||
+		    a[i].abi != b[i].abi || !same_str(a[i].file, b[i].file) ||
+		    !same_str(a[i].func, b[i].func) ||
+		    !same_str(a[i].cond, b[i].cond) ||
+		    !same_str(a[i].unit, b[i].unit))
+			return 0;
+	return 1;
+}
+
+/*
+ * A module dlopen()ed again after a dlclose() takes back its earlier
+ * record, cells and all, so a thousand cycles are one record per site
+ * and no memory grows with them.
+ */
+static struct lp_module *module_revive(const struct lp_site *first,
+				       const struct lp_site *last,
+				       const char *path, const void *base)
+{
+	size_t n = (size_t)(last - first);
+	struct lp_module *m;
+
+	for (m = rt.modules; m; m = m->next) {
+		if (!m->unloaded || !m->copy ||
+		    (size_t)(m->last - m->first) != n ||
+		    strcmp(m->path, path) || !same_sites(m->copy, first, n))
+			continue;
+		m->first = first;
+		m->last = last;
+		m->base = base;
+		m->unloaded = 0;
+		return m;
+	}
+	return NULL;
+}
+
 static struct lp_module *module_get(const struct lp_site *first,
 				    const struct lp_site *last,
 				    const void *anchor)
 {
 	struct lp_module *m, **tail;
+	const char *path;
+	const void *base;
 	size_t n;
 
 	for (tail = &rt.modules; (m = *tail); tail = &m->next)
@@ -466,6 +705,12 @@ static struct lp_module *module_get(const struct lp_site *first,
 			return m;
 	if (!first || last <= first)
 		return NULL;
+	anchor = anchor ? anchor : (const void *)first;
+	base = module_base(anchor);
+	path = module_path(anchor);
+	m = module_revive(first, last, path, base);
+	if (m)
+		return m;
 	n = (size_t)(last - first);
 	m = arena_alloc(sizeof(*m));
 	if (!m)
@@ -475,7 +720,8 @@ static struct lp_module *module_get(const struct lp_site *first,
 		return NULL;
 	m->first = first;
 	m->last = last;
-	m->base = module_base(anchor ? anchor : (const void *)first);
+	m->base = base;
+	m->path = arena_strdup(path);
 	*tail = m;
 	return m;
 }
@@ -551,9 +797,11 @@ LP_API void lp__module_remove(const struct lp_site *first,
 	}
 	if (m) {
 		size_t i, n = (size_t)(m->last - m->first);
-		struct lp_site *copy = arena_alloc(n * sizeof(*copy));
+		/* a module unloaded before has its copy, the same records */
+		struct lp_site *copy = m->copy ? m->copy :
+			arena_alloc(n * sizeof(*copy));
 
-		if (copy) {
+		if (copy && !m->copy) {
 			for (i = 0; i < n; i++) {
 				const struct lp_site *s = &m->first[i];
 
@@ -563,6 +811,9 @@ LP_API void lp__module_remove(const struct lp_site *first,
 				copy[i].cond = arena_strdup(s->cond);
 				copy[i].unit = arena_strdup(s->unit);
 			}
+			m->copy = copy;
+		}
+		if (copy) {
 			m->first = copy;
 			m->last = copy + n;
 		} else {
@@ -639,8 +890,17 @@ static void thread_exit(void *arg)
 {
 	int saved = errno;
 	struct lp_thread *t = arg;
+	sigset_t all;
 	size_t i;
 
+	/*
+	 * A handler that ran after this, on a thread whose counters are
+	 * summed, would count into storage that is about to go.  The
+	 * thread is leaving: what is sent to it now is dropped as if it had
+	 * already gone, and a signal for the process goes to another thread.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	lock();
 	for (i = 0; i < t->n; i++) {
 		slot_harvest(&t->slots[i]);
@@ -669,19 +929,102 @@ static void enter_locked(struct lp_counter *ctr, const struct lp_site *site,
 	ctr->site = site;
 }
 
+/*
+ * Notes a first evaluation that came while this thread was in the runtime.
+ * The counter is marked registered at once, so its other fields do not
+ * come back here.  When the table is full, the one evaluation is taken
+ * back instead (the field re-armed), so the next one tries again.
+ */
+static void defer(struct lp_counter *ctr, const struct lp_site *site,
+		  const struct lp_site *first, const struct lp_site *last,
+		  const struct lp_site *proto)
+{
+	unsigned n = __atomic_fetch_add(&n_deferred, 1, __ATOMIC_RELAXED);
+	struct lp_deferred *e = &deferred[n];
+
+	if (n >= LP_DEFERRED_MAX) {
+		__atomic_fetch_sub(&n_deferred, 1, __ATOMIC_RELAXED);
+		if (!ctr->correct)
+			ctr->correct = LP_COUNTER_ARMED;
+		if (!ctr->incorrect)
+			ctr->incorrect = LP_COUNTER_ARMED;
+		if (!ctr->constant)
+			ctr->constant = LP_COUNTER_ARMED;
+		return;
+	}
+	e->ctr = ctr;
+	e->site = site;
+	e->first = first;
+	e->last = last;
+	e->dynamic = proto != NULL;
+	if (proto)
+		e->proto = *proto;
+	ctr->site = site;
+}
+
+static struct lp_dynsite *dyn_get(const struct lp_site *key,
+				  const struct lp_site *proto);
+
+/* Registers a first evaluation noted by defer().  Called locked. */
+static void register_deferred(struct lp_deferred *e)
+{
+	struct lp_module *m;
+	struct lp_dynsite *d;
+
+	e->ctr->site = NULL;
+	if (e->dynamic) {
+		d = dyn_get(e->site, &e->proto);
+		if (d)
+			enter_locked(e->ctr, e->site, &d->cell);
+		return;
+	}
+	m = module_find(e->site);
+	if (!m)
+		m = module_get(e->first, e->last, e->first);
+	if (m && e->site >= m->first && e->site < m->last)
+		enter_locked(e->ctr, e->site, &m->cells[e->site - m->first]);
+}
+
+/*
+ * Called locked by the thread that noted them.  A handler may add one
+ * while we take another: the compare-exchange sees it.
+ */
+static unsigned drain_deferred(void)
+{
+	unsigned n, done = 0;
+
+	while ((n = __atomic_load_n(&n_deferred, __ATOMIC_RELAXED))) {
+		struct lp_deferred e = deferred[n - 1];
+
+		if (!__atomic_compare_exchange_n(&n_deferred, &n, n - 1, 0,
+						 __ATOMIC_RELAXED,
+						 __ATOMIC_RELAXED))
+			continue;
+		init_locked();
+		register_deferred(&e);
+		done++;
+	}
+	return done;
+}
+
 LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 		      const struct lp_site *first, const struct lp_site *last)
 {
 	int saved = errno;
 	struct lp_module *m;
 
-	/*
-	 * Another field's first count registered it already; or this thread
-	 * holds the lock and got here through something the runtime called,
-	 * which must not wait for itself.
-	 */
-	if (ctr->site || in_lock)
+	/* another field's first count registered it already */
+	if (ctr->site)
 		return;
+	/*
+	 * This thread is in the runtime: a signal handler of the program, or
+	 * something the runtime called.  It must not wait for itself.
+	 */
+	if (in_lock) {
+		defer(ctr, site, first, last, NULL);
+		errno = saved;
+		return;
+	}
 	lock();
 	init_locked();
 	m = module_find(site);
@@ -747,8 +1090,13 @@ LP_API void lp__enter_dynamic(struct lp_counter *ctr, struct lp_site *site,
 	int saved = errno;
 	struct lp_dynsite *d;
 
-	if (ctr->site || in_lock)
+	if (ctr->site)
 		return;
+	if (in_lock) {
+		defer(ctr, site, NULL, NULL, proto);
+		errno = saved;
+		return;
+	}
 	lock();
 	init_locked();
 	d = dyn_get(site, proto);
@@ -761,6 +1109,8 @@ LP_API void lp__enter_dynamic(struct lp_counter *ctr, struct lp_site *site,
 }
 
 /* --- dump -------------------------------------------------------------- */
+
+#define LP_WRITE_WAIT_MS 2000
 
 struct fd_sink {
 	struct lp_sink sink;
@@ -777,6 +1127,19 @@ static int fd_flush(struct lp_sink *sink)
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		/*
+		 * A FIFO or device opened O_NONBLOCK that takes nothing for
+		 * LP_WRITE_WAIT_MS: give up rather than hang the exit.
+		 */
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = fs->fd, .events = POLLOUT };
+			int r = poll(&pfd, 1, LP_WRITE_WAIT_MS);
+
+			if (r > 0 || (r < 0 && errno == EINTR))
+				continue;
+			errno = EAGAIN;
+			return -LP_EIO;
+		}
 		if (n <= 0) {
 			if (n == 0)
 				errno = ENOSPC;
@@ -925,20 +1288,97 @@ static int write_profile(int fd)
 	return lp_sink_finish(&fs.sink);
 }
 
-/*
- * Writes the profile into @name opened with @flags; -LP_EIO (errno says
- * why) when it cannot be opened, written or closed.
- */
-static int write_profile_to(const char *name, int flags)
+/* Writes the profile into @fd and closes it; -LP_EIO (errno says why). */
+static int write_profile_fd(int fd)
 {
-	int fd = open(name, flags, 0666), err;
+	int err = write_profile(fd), e = errno;
 
-	if (fd < 0)
-		return -LP_EIO;
-	err = write_profile(fd);
-	if (close(fd) < 0 && !err)
+	if (close(fd) < 0 && !err) {
 		err = -LP_EIO;
+		e = errno;
+	}
+	errno = e;
 	return err;
+}
+
+/*
+ * Opens a FIFO or device without blocking.  A FIFO whose reader is about
+ * to open it (`cat fifo &` racing the program) gets LP_WRITE_WAIT_MS; one
+ * that nobody reads fails with ENXIO after that, instead of blocking.
+ */
+static int open_device(const char *name)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int waited = 0, fd;
+
+	while ((fd = open(name, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0 &&
+	       errno == ENXIO && waited < LP_WRITE_WAIT_MS) {
+		nanosleep(&tick, NULL);
+		waited += 10;
+	}
+	return fd;
+}
+
+/*
+ * Makes @name (a profile, or a mark) a new file of this process: when it
+ * exists, "-2", "-3", ... go before its extension until one is free.
+ * @return : the open descriptor, or -1 with errno set.
+ */
+static int reserve_unique(char *name, size_t cap)
+{
+	const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_NONBLOCK | O_CLOEXEC;
+	size_t len = strlen(name), ext, i;
+	char *slash = strrchr(name, '/'), *dot = strrchr(name, '.');
+	char tail[PATH_MAX];
+	unsigned long n;
+	int fd = open(name, flags, 0666);
+
+	if (fd >= 0 || errno != EEXIST)
+		return fd;
+	ext = dot && dot > slash + 1 ? (size_t)(dot - name) : len;
+	if (len - ext >= sizeof(tail))
+		return -1;
+	memcpy(tail, name + ext, len - ext + 1);
+	for (n = 2; n < 10000; n++) {
+		i = ext;
+		if (put(name, cap, &i, "-", 1) ||
+		    put_ulong(name, cap, &i, n) ||
+		    put(name, cap, &i, tail, strlen(tail))) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		fd = open(name, flags, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+/*
+ * The name of this process's profile.  A pattern with %p gives each
+ * process a file of its own: a name that exists already belongs to an
+ * earlier process with the same pid (pid reuse, or the image before an
+ * exec), so this one takes the next free variant and keeps it for its
+ * later dumps.  A fixed name is replaced, as asked.
+ */
+static int claim_name(char *final, size_t cap, const char *pattern)
+{
+	int fd;
+
+	if (!strstr(pattern, "%p"))
+		return 0;
+	if (rt.have_own) {
+		memcpy(final, rt.own, strlen(rt.own) + 1);
+		return 0;
+	}
+	fd = reserve_unique(final, cap);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	memcpy(rt.own, final, strlen(final) + 1);
+	rt.have_own = 1;
+	return 0;
 }
 
 /* Called locked.  @path NULL means the configured file. */
@@ -947,14 +1387,36 @@ static int dump_locked(const char *path)
 	static char final[PATH_MAX], tmp[PATH_MAX];
 	struct stat st;
 	size_t len;
-	int err;
+	int err, fd, own = !path;
 
 	if (!rt.init_done)
 		init_locked();
-	if (!path)
+	if (!path) {
+		/* set-user-ID, or the pattern was unusable */
+		if (!rt.file_pattern[0])
+			return 0;
 		path = rt.file_pattern;
+	}
 	if (expand_path(final, sizeof(final), path)) {
 		write_error("cannot name profile", path, errno);
+		return -LP_EIO;
+	}
+	/*
+	 * /dev/null, a FIFO, a terminal: written to as they are, opened
+	 * without waiting for a reader (a FIFO nobody reads fails at once).
+	 * A rename would replace the device node with a regular file.
+	 */
+	if (stat(final, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		sum_counts();
+		fd = open_device(final);
+		err = fd < 0 ? -LP_EIO : write_profile_fd(fd);
+		if (err)
+			write_error("cannot write profile", final, errno);
+		return err;
+	}
+	if (own && claim_name(final, sizeof(final), path)) {
+		write_error("cannot write profile", final, errno);
 		return -LP_EIO;
 	}
 	len = strlen(final);
@@ -969,23 +1431,23 @@ static int dump_locked(const char *path)
 
 	sum_counts();
 	/*
-	 * /dev/null, a FIFO, a terminal: written to as they are.  A rename
-	 * would replace the device node with a regular file.
+	 * A new file only: no symbolic link is followed and nothing that
+	 * exists is opened.  A stale temporary of a killed process with this
+	 * pid is removed first.
 	 */
-	if (stat(final, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISDIR(st.st_mode)) {
-		err = write_profile_to(final, O_WRONLY | O_CLOEXEC);
-		if (err)
-			write_error("cannot write profile", final, errno);
-		return err;
-	}
-	err = write_profile_to(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC, 0666);
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			  O_NONBLOCK | O_CLOEXEC, 0666);
+	err = fd < 0 ? -LP_EIO : write_profile_fd(fd);
 	if (!err && rename(tmp, final) < 0)
 		err = -LP_EIO;
 	if (err) {
 		int e = errno;
 
-		unlink(tmp);
+		if (fd >= 0)
+			unlink(tmp);
 		write_error("cannot write profile", final, e);
 		errno = e;
 	}
@@ -1008,6 +1470,8 @@ static const char *errno_text(int err)
 	case EMFILE: return "Too many open files";
 	case EIO: return "Input/output error";
 	case EFBIG: return "File too large";
+	case ENXIO: return "No such device or address";
+	case EAGAIN: return "Resource temporarily unavailable";
 	default: return "error";
 	}
 }
@@ -1017,7 +1481,6 @@ static void write_error(const char *what, const char *path, int err)
 {
 	char line[PATH_MAX + 256];
 	size_t len = 0;
-	ssize_t r;
 
 	put(line, sizeof(line), &len, "likelyprof: ", 12);
 	put(line, sizeof(line), &len, what, strlen(what));
@@ -1032,9 +1495,173 @@ static void write_error(const char *what, const char *path, int err)
 		put_ulong(line, sizeof(line), &len, (unsigned long)err);
 	}
 	put(line, sizeof(line), &len, "\n", 1);
-	r = write(2, line, len);
+	write_stderr(line, len);
+}
+
+/*
+ * Only to the stderr the program started with: a program that closed fd 2
+ * may have reused it for its own data, which a message would corrupt.
+ */
+static void write_stderr(const char *msg, size_t len)
+{
+	struct stat st;
+	ssize_t r;
+
+	if (!rt.have_stderr || fstat(2, &st) || st.st_dev != rt.stderr_dev ||
+	    st.st_ino != rt.stderr_ino)
+		return;
+	r = write(2, msg, len);
 	(void)r;
 }
+
+/* --- exec ------------------------------------------------------------- */
+
+/*
+ * The exec functions write the profile first, as gcov's do: the new image
+ * starts from nothing, and the old one's exit dump never comes.  The real
+ * function is the next definition (libc's), found by dlsym(RTLD_NEXT).  A
+ * vfork() child shares the parent's memory and counts; it writes nothing
+ * (its pid is not the one the runtime knows), so the parent's counts are
+ * not written twice.  A failed exec leaves the process running, and its
+ * next dump replaces the same file.
+ */
+static void dump_before_exec(void)
+{
+	int saved = errno;
+
+	if (in_lock)
+		return;
+	lock();
+	if (rt.init_done && getpid() == rt.pid)
+		dump_locked(NULL);
+	unlock();
+	errno = saved;
+}
+
+static void *real_fn(const char *name)
+{
+	void *fn = dlsym(RTLD_NEXT, name);
+
+	if (!fn)
+		errno = ENOSYS;
+	return fn;
+}
+
+#define LP_REAL(type, name) ((type)real_fn(name))
+
+typedef int (*execve_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+typedef int (*fexecve_fn)(int, char *const[], char *const[]);
+typedef int (*execveat_fn)(int, const char *, char *const[], char *const[],
+			   int);
+
+LP_API int execve(const char *path, char *const argv[], char *const envp[])
+{
+	execve_fn fn = LP_REAL(execve_fn, "execve");
+
+	dump_before_exec();
+	return fn ? fn(path, argv, envp) : -1;
+}
+
+LP_API int execv(const char *path, char *const argv[])
+{
+	execv_fn fn = LP_REAL(execv_fn, "execv");
+
+	dump_before_exec();
+	return fn ? fn(path, argv) : -1;
+}
+
+LP_API int execvp(const char *file, char *const argv[])
+{
+	execv_fn fn = LP_REAL(execv_fn, "execvp");
+
+	dump_before_exec();
+	return fn ? fn(file, argv) : -1;
+}
+
+LP_API int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	execve_fn fn = LP_REAL(execve_fn, "execvpe");
+
+	dump_before_exec();
+	return fn ? fn(file, argv, envp) : -1;
+}
+
+LP_API int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	fexecve_fn fn = LP_REAL(fexecve_fn, "fexecve");
+
+	dump_before_exec();
+	return fn ? fn(fd, argv, envp) : -1;
+}
+
+LP_API int execveat(int dirfd, const char *path, char *const argv[],
+		    char *const envp[], int flags)
+{
+	execveat_fn fn = LP_REAL(execveat_fn, "execveat");
+
+	dump_before_exec();
+	return fn ? fn(dirfd, path, argv, envp, flags) : -1;
+}
+
+/*
+ * execl, execlp, execle: the list becomes an array on the stack (no
+ * malloc), then the array form above does the rest.
+ */
+static size_t list_len(va_list ap)
+{
+	size_t n = 1;
+
+	while (va_arg(ap, char *))
+		n++;
+	return n;
+}
+
+/* Fills @argv (@n + 1 entries), reading the list up to its NULL. */
+static void list_fill(char **argv, size_t n, const char *arg, va_list *ap)
+{
+	size_t i;
+
+	argv[0] = (char *)arg;
+	for (i = 1; i <= n; i++)
+		argv[i] = va_arg(*ap, char *);
+}
+
+#define LP_EXECL(call, arg)                                                  \
+	va_list ap;                                                          \
+	size_t n;                                                            \
+	va_start(ap, arg);                                                   \
+	n = list_len(ap);                                                    \
+	va_end(ap);                                                          \
+	{                                                                    \
+		char *argv[n + 1];                                           \
+		char *const *envp_ = NULL;                                   \
+		va_start(ap, arg);                                           \
+		list_fill(argv, n, arg, &ap);                                \
+		if (LP_EXECL_WANTS_ENV)                                      \
+			envp_ = va_arg(ap, char *const *);                   \
+		va_end(ap);                                                  \
+		(void)envp_;                                                 \
+		return call;                                                 \
+	}
+
+#define LP_EXECL_WANTS_ENV 0
+LP_API int execl(const char *path, const char *arg, ...)
+{
+	LP_EXECL(execv(path, argv), arg)
+}
+
+LP_API int execlp(const char *file, const char *arg, ...)
+{
+	LP_EXECL(execvp(file, argv), arg)
+}
+#undef LP_EXECL_WANTS_ENV
+#define LP_EXECL_WANTS_ENV 1
+LP_API int execle(const char *path, const char *arg, ...)
+{
+	LP_EXECL(execve(path, argv, envp_), arg)
+}
+#undef LP_EXECL_WANTS_ENV
 
 /* --- public API -------------------------------------------------------- */
 

@@ -11,8 +11,10 @@
  * reason and the rest go on; nothing is written outside --src, and with
  * --apply a failure leaves every file as it was.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,14 +335,66 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* Writes @text to a temporary file beside @path; @return : its name. */
+/*
+ * The temporaries of the run, for the signal handler: a SIGINT or SIGTERM
+ * while they exist removes them and then ends fix as the signal would.
+ */
+static char *const *volatile temps;
+static volatile size_t n_temps;
+
+static void on_kill(int sig)
+{
+	size_t i;
+
+	for (i = 0; i < n_temps; i++)
+		if (temps[i])
+			unlink(temps[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/*
+ * Temporaries a killed run left beside @path (".NAME.lp-XXXXXX", the
+ * name write_temp() gives) go before this run writes its own.
+ */
+static void remove_stale_temps(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = lp_xstrfmt("%.*s", (int)(slash - path), path);
+	char *prefix = lp_xstrfmt(".%s.lp-", slash + 1);
+	size_t plen = strlen(prefix);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *stale;
+
+		if (strncmp(e->d_name, prefix, plen) ||
+		    strlen(e->d_name + plen) != 6)
+			continue;
+		stale = lp_xstrfmt("%s/%s", dir, e->d_name);
+		unlink(stale);
+		free(stale);
+	}
+	if (d)
+		closedir(d);
+	free(prefix);
+	free(dir);
+}
+
+/*
+ * Writes @text to a temporary file beside @path with the mode, owner and
+ * group of @was (fix run as root on a user's tree leaves the files the
+ * user's); @return : its name.
+ */
 static char *write_temp(const char *path, const char *text, size_t len,
-			mode_t mode)
+			const struct stat *was)
 {
 	const char *slash = strrchr(path, '/');
 	char *tmp = lp_xstrfmt("%.*s.%s.lp-XXXXXX", (int)(slash - path + 1),
 			       path, slash + 1);
 	int fd = mkstemp(tmp);
+	struct stat now;
 
 	if (fd < 0) {
 		lp_error("cannot create a file beside '%s': %s", path,
@@ -348,8 +402,10 @@ static char *write_temp(const char *path, const char *text, size_t len,
 		free(tmp);
 		return NULL;
 	}
-	if (write_all(fd, text, len) || fchmod(fd, mode & 07777) ||
-	    fsync(fd) || close(fd)) {
+	if (write_all(fd, text, len) || fstat(fd, &now) ||
+	    ((now.st_uid != was->st_uid || now.st_gid != was->st_gid) &&
+	     fchown(fd, was->st_uid, was->st_gid)) ||
+	    fchmod(fd, was->st_mode & 07777) || fsync(fd) || close(fd)) {
 		lp_error("cannot write '%s': %s", tmp, strerror(errno));
 		unlink(tmp);
 		free(tmp);
@@ -378,12 +434,23 @@ static int unchanged(const char *path, const struct stat *was)
 static int apply(struct fix_state *st, struct pending *p, size_t n)
 {
 	const char *fail_at;
+	char **names = lp_xcalloc(n + 1, sizeof(*names));
+	struct sigaction sa, old_int, old_term;
 	size_t i, k;
 	int ret = 0;
 
-	for (i = 0; i < n && !ret; i++) {
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_kill;
+	sigfillset(&sa.sa_mask);
+	temps = names;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	for (i = 0; i < n; i++) {
 		p[i].path = lp_xstrfmt("%s/%s", lp_tree_root(st->tree),
 				       p[i].file->rel);
+		remove_stale_temps(p[i].path);
+	}
+	for (i = 0; i < n && !ret; i++) {
 		if (!unchanged(p[i].path, &p[i].file->st)) {
 			lp_error("'%s' changed while fix ran; nothing written",
 				 p[i].file->rel);
@@ -391,9 +458,30 @@ static int apply(struct fix_state *st, struct pending *p, size_t n)
 			break;
 		}
 		p[i].tmp = write_temp(p[i].path, p[i].text, p[i].len,
-				      p[i].file->st.st_mode);
+				      &p[i].file->st);
+		names[i] = p[i].tmp;
+		n_temps = i + 1;
 		if (!p[i].tmp)
 			ret = -1;
+	}
+	/* the tests edit a file here, as a user could while fix writes */
+	if (!ret && getenv("LIKELYPROF_TEST_EDIT_FIRST")) {
+		int fd = open(p[0].path, O_WRONLY | O_APPEND);
+
+		if (fd >= 0 && write(fd, "/* mine */\n", 11) == 11)
+			close(fd);
+	}
+	/*
+	 * An edit made to a file checked above while the others were being
+	 * written must not be overwritten: check them all again, last thing
+	 * before the renames.
+	 */
+	for (i = 0; i < n && !ret; i++) {
+		if (!unchanged(p[i].path, &p[i].file->st)) {
+			lp_error("'%s' changed while fix ran; nothing written",
+				 p[i].file->rel);
+			ret = -1;
+		}
 	}
 	/* the tests make the n-th rename fail to see the way back work */
 	fail_at = getenv("LIKELYPROF_TEST_FAIL_RENAME");
@@ -407,7 +495,7 @@ static int apply(struct fix_state *st, struct pending *p, size_t n)
 				char *back = write_temp(p[k].path,
 							p[k].file->buf,
 							p[k].file->len,
-							p[k].file->st.st_mode);
+							&p[k].file->st);
 
 				if (!back || rename(back, p[k].path))
 					lp_error("could not restore '%s'",
@@ -417,13 +505,20 @@ static int apply(struct fix_state *st, struct pending *p, size_t n)
 			break;
 		}
 		p[i].renamed = 1;
+		names[i] = NULL;
 	}
 	for (i = 0; i < n; i++) {
 		if (p[i].tmp && !p[i].renamed)
 			unlink(p[i].tmp);
+	}
+	n_temps = 0;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	for (i = 0; i < n; i++) {
 		free(p[i].tmp);
 		free(p[i].path);
 	}
+	free(names);
 	return ret;
 }
 
@@ -988,6 +1083,9 @@ int cmd_fix(int argc, const char **argv)
 	}
 	if (!src)
 		lp_usage_error(fix_usage, "--src DIR is required");
+	/* the whole filesystem is nobody's source tree */
+	if (src[strspn(src, "/")] == '\0')
+		lp_usage_error(fix_usage, "--src '/' is not a source tree");
 	if (!nfiles)
 		lp_usage_error(fix_usage, "no profile given");
 	if (lp_inputs_read(&st.in, &st.pol, files, nfiles)) {

@@ -3,8 +3,9 @@
  *
  * Points the runtime at a private folder (LIKELYPROF_FILE=<dir>/%e.%p.lprof,
  * so every process of the run, forks and exec'd children included, writes
- * its own file), runs the program, merges what it left into one profile
- * and exits with the program's status.
+ * its own file), runs the program, waits for its descendants (run is their
+ * subreaper, so a daemon that double-forks comes back to it), merges what
+ * they left into one profile and exits with the program's status.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -23,13 +26,15 @@
 #include "write-file.h"
 
 static const char usage_run[] =
-	"usage: likelyprof run [-o FILE] [--] PROG [ARGS...]\n"
+	"usage: likelyprof run [-o FILE] [--wait SECONDS] [--] PROG [ARGS...]\n"
 	"\n"
 	"Runs PROG (built with `likelyprof cc`), merges the profiles of all\n"
 	"its processes into FILE (default PROG.lprof in the current folder)\n"
 	"and exits with PROG's exit status (128+N if signal N killed it).\n"
 	"\n"
-	"   -o FILE   where to write the merged profile\n";
+	"   -o FILE          where to write the merged profile\n"
+	"   --wait SECONDS   how long to wait for processes that outlive PROG\n"
+	"                    (default 10)\n";
 
 static char *tmpdir;
 
@@ -58,37 +63,59 @@ static void remove_tmpdir(void)
 	tmpdir = NULL;
 }
 
-static int run_program(const char **argv)
+static volatile sig_atomic_t child_pid, stop_signal;
+
+/*
+ * SIGTERM (a CI cancel, timeout(1)), SIGINT, SIGHUP: passed on to the
+ * program, and run stays to gather what it wrote.  A Ctrl-C from the
+ * terminal reached the program already (it is in the foreground group),
+ * so only a signal sent to run itself is passed on.
+ */
+static void on_stop(int sig, siginfo_t *info, void *ctx)
 {
-	struct sigaction ign, old_int, old_quit;
+	(void)ctx;
+	stop_signal = sig;
+	if (child_pid > 0 && info->si_code <= 0)
+		kill(child_pid, sig);
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define N_STOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
+
+static int run_program(const char **argv, struct sigaction *old)
+{
+	struct sigaction sa, ign, old_quit;
 	pid_t pid;
+	size_t k;
 	int status;
 
-	/*
-	 * Like system(): Ctrl-C goes to the program, and we stay to merge
-	 * what it wrote.
-	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_stop;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	for (k = 0; k < N_STOP; k++)
+		sigaction(stop_signals[k], &sa, &old[k]);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
 		lp_die("cannot start '%s': %s", argv[0], strerror(errno));
 	if (!pid) {
-		sigaction(SIGINT, &old_int, NULL);
+		for (k = 0; k < N_STOP; k++)
+			sigaction(stop_signals[k], &old[k], NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "likelyprof: cannot run '%s': %s\n", argv[0],
 			strerror(errno));
 		_exit(127);
 	}
+	child_pid = pid;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			lp_die("cannot wait for '%s': %s", argv[0],
 			       strerror(errno));
-	sigaction(SIGINT, &old_int, NULL);
+	child_pid = 0;
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
@@ -97,8 +124,45 @@ static int run_program(const char **argv)
 	return LP_EXIT_ERROR;
 }
 
-/* Merges every profile in tmpdir into @out; returns how many were read. */
-static int collect(struct lp_profile *out)
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Descendants that outlived the program were handed to run (the
+ * subreaper): wait for them, at most @secs, or until run is told to stop.
+ * @return : 1 when some are still running.
+ */
+static int wait_descendants(double secs)
+{
+	double end = now() + secs;
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (;;) {
+		pid_t r = waitpid(-1, NULL, WNOHANG);
+
+		if (r > 0)
+			continue;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return 0;
+		if (stop_signal || now() >= end)
+			return 1;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/*
+ * Merges every profile in tmpdir into @out; returns how many were read,
+ * and in *@started how many processes the runtime started in (the marks
+ * it leaves, PID.start).
+ */
+static int collect(struct lp_profile *out, int *started)
 {
 	DIR *d = opendir(tmpdir);
 	struct dirent *e;
@@ -113,6 +177,8 @@ static int collect(struct lp_profile *out)
 		size_t n = strlen(e->d_name);
 		int err;
 
+		if (n > 6 && !strcmp(e->d_name + n - 6, ".start"))
+			++*started;
 		/* temporaries of a writer that was killed are not profiles */
 		if (n < 6 || strcmp(e->d_name + n - 6, ".lprof"))
 			continue;
@@ -157,13 +223,32 @@ static void summarise(struct lp_profile *p, int files, const char *file)
 	lp_judged_list_release(&judged);
 }
 
+/* What became of the processes that wrote nothing. */
+static void explain_missing(const char *prog, int files, int started,
+			    int status)
+{
+	if (!files && !started) {
+		/* 127: it never ran, and the shell's message said so */
+		if (status != 127)
+			lp_warning("'%s' wrote no profile; was it built with "
+				   "'likelyprof cc'?", prog);
+	} else if (files < started) {
+		lp_warning("%d of %d instrumented process%s wrote no profile "
+			   "(left through _exit or a signal)",
+			   started - files, started, started == 1 ? "" : "es");
+	}
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	const char *out = NULL, *base;
 	struct lp_profile merged;
+	struct sigaction old[N_STOP];
 	char *pattern, *defname = NULL;
 	const char *tmp = getenv("TMPDIR");
-	int i, status, files;
+	double wait_secs = 10;
+	int i, status, files, started = 0;
+	size_t k;
 
 	if (lp_wants_help(argc, argv)) {
 		fputs(usage_run, stdout);
@@ -181,6 +266,16 @@ int cmd_run(int argc, const char **argv)
 			out = argv[i];
 		} else if (!strncmp(argv[i], "--output=", 9)) {
 			out = argv[i] + 9;
+		} else if (!strcmp(argv[i], "--wait")) {
+			if (++i >= argc)
+				lp_usage_error(usage_run, "option '--wait' "
+					       "needs a number of seconds");
+			wait_secs = (double)lp_parse_count("--wait", argv[i],
+							   usage_run);
+		} else if (!strncmp(argv[i], "--wait=", 7)) {
+			wait_secs = (double)lp_parse_count("--wait",
+							   argv[i] + 7,
+							   usage_run);
 		} else if (argv[i][0] == '-') {
 			lp_usage_error(usage_run, "unknown option '%s'",
 				       argv[i]);
@@ -208,25 +303,36 @@ int cmd_run(int argc, const char **argv)
 	}
 	atexit(remove_tmpdir);
 	pattern = lp_xstrfmt("%s/%%e.%%p.lprof", tmpdir);
-	if (setenv("LIKELYPROF_FILE", pattern, 1))
+	if (setenv("LIKELYPROF_FILE", pattern, 1) ||
+	    setenv("LIKELYPROF_RUN", tmpdir, 1))
 		lp_die("cannot set LIKELYPROF_FILE: %s", strerror(errno));
 	free(pattern);
+	/* orphans of the program (daemons) are handed to us, not to init */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 
-	status = run_program(argv + i);
+	status = run_program(argv + i, old);
+	if (wait_descendants(wait_secs))
+		lp_warning("processes of '%s' still run after %s; what they "
+			   "write later is not in the profile", argv[i],
+			   stop_signal ? "the signal" : "--wait");
+	for (k = 0; k < N_STOP; k++)
+		sigaction(stop_signals[k], &old[k], NULL);
 
 	lp_profile_init(&merged);
-	files = collect(&merged);
+	files = collect(&merged, &started);
+	explain_missing(argv[i], files, started, status);
 	if (!files) {
-		/* 127: it never ran, and the shell's message said so */
-		if (status != 127)
-			lp_warning("'%s' wrote no profile; was it built with "
-				   "'likelyprof cc'?", argv[i]);
 		lp_profile_release(&merged);
 		free(defname);
 		return status;
 	}
 	if (lp_profile_set_meta(&merged, "program", argv[i]) < 0 ||
 	    lp_write_profile_file(&merged, out) < 0) {
+		/* what was gathered is not thrown away with the folder */
+		lp_warning("the %d profile%s gathered stay in '%s'", files,
+			   files == 1 ? "" : "s", tmpdir);
+		free(tmpdir);
+		tmpdir = NULL;
 		lp_profile_release(&merged);
 		free(defname);
 		return LP_EXIT_ERROR;
