@@ -427,7 +427,12 @@ static void runtime_unload(void)
 	int err;
 
 	lock();
-	err = dump_locked(NULL);
+	/*
+	 * A process with no site (a build system's sanity check, a plain
+	 * program linked with the runtime) would leave an empty profile
+	 * behind, in the folder of the build.
+	 */
+	err = rt.modules || rt.dyn_all ? dump_locked(NULL) : 0;
 	unlock();
 	(void)err;
 	errno = saved;
