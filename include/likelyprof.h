@@ -214,7 +214,8 @@ LP_API int likelyprof_reset(void);
 #endif
 #define LP_RUNTIME_MARK LP_RUNTIME_MARK_(                                   \
 	"likelyprof: the runtime is not linked: link with 'likelyprof cc', " \
-	"add -llikelyprof, or with CMake set CMAKE_C_LINKER_LAUNCHER=likelyprof")
+	"add -llikelyprof, or with CMake set "                          \
+	"CMAKE_C_LINKER_LAUNCHER=likelyprof")
 
 /* The expected value when the second argument was not a constant. */
 #define LP_EXPECT_UNKNOWN (-0x7fffffffL - 1)
