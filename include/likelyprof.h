@@ -212,10 +212,11 @@ LP_API int likelyprof_reset(void);
 #else
 #define LP_RUNTIME_MARK_(s) "\"" s "\""
 #endif
-#define LP_RUNTIME_MARK LP_RUNTIME_MARK_(                                   \
+#define LP_RUNTIME_MARK_TEXT_                                               \
 	"likelyprof: the runtime is not linked: link with 'likelyprof cc', " \
-	"add -llikelyprof, or with CMake set "                          \
-	"CMAKE_C_LINKER_LAUNCHER=likelyprof")
+	"add -llikelyprof, or with CMake set "                               \
+	"CMAKE_C_LINKER_LAUNCHER=likelyprof"
+#define LP_RUNTIME_MARK LP_RUNTIME_MARK_(LP_RUNTIME_MARK_TEXT_)
 
 /* The expected value when the second argument was not a constant. */
 #define LP_EXPECT_UNKNOWN (-0x7fffffffL - 1)
