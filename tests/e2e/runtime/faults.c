@@ -11,10 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
 /* the API; a plain build of this file must compile too */
 #include <likelyprof.h>
-
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 static unsigned long hits;
 
