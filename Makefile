@@ -6,6 +6,8 @@
 #   make bench           overhead and scaling benchmarks (bench/RESULTS.md)
 #   make check-real      build real Debian packages with likelyprof (network)
 #   make install PREFIX=/usr/local DESTDIR=
+#   make lib32           the runtime for -m32 programs, in lib/32 (needs
+#                        gcc-multilib); make install installs it too
 #
 # One Makefile for the whole tree: one dependency graph keeps `make -j`
 # right, and every source list is a wildcard, so adding a file needs no
@@ -44,7 +46,7 @@ VERSION := $(shell sed -n 's/^\#define LP_VERSION_\(MAJOR\|MINOR\|RELEASE\)  *\(
 
 # The runtime: what instrumented programs link.  Async-signal-safe
 # formatting only; no profile parsing.
-RT_SRC   = lib/runtime.c lib/format.c lib/error.c
+RT_SRC   = lib/runtime.c lib/format.c lib/error.c lib/mark.c
 # Everything else in lib/ serves the command.
 PROF_SRC = $(filter-out $(RT_SRC),$(wildcard lib/*.c))
 TOOL_SRC = $(wildcard tools/*.c tools/fix/*.c)
@@ -60,19 +62,35 @@ LIB_A    = $(OUT)/lib/liblikelyprof.a
 LIB_SO   = $(OUT)/lib/liblikelyprof.so
 SONAME   = liblikelyprof.so.0
 CMD      = $(OUT)/likelyprof
+# Compiler-named entry points for CC= and CMAKE_C_COMPILER=, which take no
+# subcommand: links to the command, which reads its own name.
+CMD_LINKS = $(OUT)/likelyprof-cc $(OUT)/likelyprof-c++
+# The runtime for -m32 programs (make lib32); `likelyprof cc -m32` links
+# LIBDIR/32.
+RT32_OBJ = $(RT_SRC:%.c=$(OBJ)/pic32/%.o)
+LIB32_A  = $(OUT)/lib/32/liblikelyprof.a
+LIB32_SO = $(OUT)/lib/32/liblikelyprof.so
 
 .PHONY: all lib tools demo check test check-unit check-cli check-e2e \
 	check-sanitize check-tsan check-real bench install uninstall clean \
-	style-check fuzz
+	style-check fuzz lib32 check-lib32 likelyprof.pc
 .DEFAULT_GOAL := all
 
 all: lib tools
 lib: $(LIB_A) $(LIB_SO)
-tools: $(CMD)
+tools: $(CMD) $(CMD_LINKS)
+lib32: $(LIB32_A) $(LIB32_SO)
+
+$(CMD_LINKS): $(CMD)
+	ln -sf $(notdir $(CMD)) $@
 
 $(OBJ)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -MMD -MP -c $< -o $@
+
+$(OBJ)/pic32/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) -m32 $(RT_CFLAGS) -MMD -MP -c $< -o $@
 
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -85,6 +103,16 @@ $(LIB_A): $(RT_OBJ)
 $(LIB_SO): $(RT_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -shared -Wl,-soname,$(SONAME) -o $@.0 $^ \
+		$(LDFLAGS) -ldl
+	ln -sf $(notdir $@).0 $@
+
+$(LIB32_A): $(RT32_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(LIB32_SO): $(RT32_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -m32 $(RT_CFLAGS) -shared -Wl,-soname,$(SONAME) -o $@.0 $^ \
 		$(LDFLAGS) -ldl
 	ln -sf $(notdir $@).0 $@
 
@@ -143,6 +171,15 @@ check-tsan:
 		LP_TEST_CFLAGS="$(SAN_FLAGS) -fsanitize=thread" \
 		LP_SANITIZE=thread tests/e2e/runtime-threads.sh
 
+# The -m32 runtime where the compiler can build 32-bit code, so the e2e
+# test of -m32 has one to link.
+check-lib32:
+	@if [ -z "$(LP_SANITIZE)" ] && printf 'int main(void){return 0;}\n' | \
+	    $(CC) -m32 -x c - -o /dev/null 2>/dev/null; then \
+		$(MAKE) lib32; fi
+
+check-e2e: check-lib32
+
 check test: all check-unit check-cli check-e2e check-sanitize check-tsan
 	@echo "all tests passed"
 
@@ -164,6 +201,8 @@ style-check:
 	@tests/style-check.sh
 
 # --- install ---------------------------------------------------------------
+# Phony: made again each time, so an install with another PREFIX never
+# ships the paths of an earlier one.
 likelyprof.pc: lib/likelyprof.pc.in include/likelyprof.h
 	sed -e 's|@PREFIX@|$(prefix)|' -e 's|@LIBDIR@|$(libdir)|' \
 	    -e 's|@INCLUDEDIR@|$(includedir)|' -e 's|@VERSION@|$(VERSION)|' \
@@ -174,10 +213,17 @@ install: all likelyprof.pc
 		$(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir) \
 		$(DESTDIR)$(docdir) $(DESTDIR)$(mandir)/man1
 	install -m 755 $(CMD) $(DESTDIR)$(bindir)/likelyprof
+	ln -sf likelyprof $(DESTDIR)$(bindir)/likelyprof-cc
+	ln -sf likelyprof $(DESTDIR)$(bindir)/likelyprof-c++
 	install -m 644 include/likelyprof.h $(DESTDIR)$(includedir)/
 	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
 	install -m 755 $(LIB_SO).0 $(DESTDIR)$(libdir)/
 	ln -sf $(SONAME) $(DESTDIR)$(libdir)/liblikelyprof.so
+	if [ -f $(LIB32_SO).0 ]; then \
+		install -d $(DESTDIR)$(libdir)/32 && \
+		install -m 644 $(LIB32_A) $(DESTDIR)$(libdir)/32/ && \
+		install -m 755 $(LIB32_SO).0 $(DESTDIR)$(libdir)/32/ && \
+		ln -sf $(SONAME) $(DESTDIR)$(libdir)/32/liblikelyprof.so; fi
 	install -m 644 likelyprof.pc $(DESTDIR)$(pkgconfigdir)/
 	install -m 644 README.md doc/*.md $(DESTDIR)$(docdir)/
 	for m in doc/*.1; do [ -f "$$m" ] || continue; \
@@ -185,6 +231,11 @@ install: all likelyprof.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/likelyprof \
+	      $(DESTDIR)$(bindir)/likelyprof-cc \
+	      $(DESTDIR)$(bindir)/likelyprof-c++ \
+	      $(DESTDIR)$(libdir)/32/liblikelyprof.a \
+	      $(DESTDIR)$(libdir)/32/$(SONAME) \
+	      $(DESTDIR)$(libdir)/32/liblikelyprof.so \
 	      $(DESTDIR)$(includedir)/likelyprof.h \
 	      $(DESTDIR)$(libdir)/liblikelyprof.a \
 	      $(DESTDIR)$(libdir)/$(SONAME) \
@@ -195,6 +246,7 @@ uninstall:
 		rm -f $(DESTDIR)$(mandir)/man1/$$(basename $$m); done
 
 clean:
-	rm -rf build likelyprof lib/liblikelyprof.a lib/liblikelyprof.so \
+	rm -rf build likelyprof likelyprof-cc likelyprof-c++ lib/32 \
+	       lib/liblikelyprof.a lib/liblikelyprof.so \
 	       lib/liblikelyprof.so.0 likelyprof.pc
 	-$(MAKE) -s -C examples clean

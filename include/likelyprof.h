@@ -32,6 +32,23 @@
  *    too: `likelyprof cc` recompiles such a file without instrumentation
  *    and says so (doc/DESIGN.md, "Where a site cannot be counted").
  */
+/*
+ * A project's own #include <likelyprof.h> in an instrumented build finds
+ * the header already read (force-included): it still gets likely() and
+ * unlikely(), counted like every other hint.  The force-included reading
+ * itself defines neither, so a project that defines its own after it
+ * draws no redefinition warning.
+ */
+#if defined(LIKELYPROF_H) && defined(LIKELYPROF_INSTRUMENT) && \
+	!defined(LP_SYSTEM_PASS_)
+#ifndef likely
+#define likely(x) LP_LIKELY(x)
+#endif
+#ifndef unlikely
+#define unlikely(x) LP_UNLIKELY(x)
+#endif
+#endif
+
 #if !defined(LIKELYPROF_H) && !defined(LP_SYSTEM_PASS_) && \
 	defined(__GNUC__) && !defined(__ASSEMBLER__)
 /* read the body again, nested, as a system header (see below) */
@@ -182,6 +199,25 @@ LP_API int likelyprof_reset(void);
  */
 #define LP_SITE_ABI 1
 
+/*
+ * A reference to a symbol that only the runtime defines, whose name is
+ * the message the linker prints when the runtime is missing (a CMake
+ * build with the compiler launcher alone): "undefined reference to
+ * `likelyprof: ...'" then says how to add it.  gcc hands an asm name to
+ * the assembler as it is, so the quotes make it one symbol; clang quotes
+ * it itself.
+ */
+#ifdef __clang__
+#define LP_RUNTIME_MARK_(s) s
+#else
+#define LP_RUNTIME_MARK_(s) "\"" s "\""
+#endif
+#define LP_RUNTIME_MARK_TEXT_                                               \
+	"likelyprof: the runtime is not linked: link with 'likelyprof cc', " \
+	"add -llikelyprof, or with CMake set "                               \
+	"CMAKE_C_LINKER_LAUNCHER=likelyprof"
+#define LP_RUNTIME_MARK LP_RUNTIME_MARK_(LP_RUNTIME_MARK_TEXT_)
+
 /* The expected value when the second argument was not a constant. */
 #define LP_EXPECT_UNKNOWN (-0x7fffffffL - 1)
 /*
@@ -309,6 +345,11 @@ void lp__enter_cold_alias_(struct lp_counter *counter,
 	__asm__("lp__enter_cold")
 	__attribute__((visibility("hidden"), cold)); /* as the definition */
 
+/* The runtime's mark (LP_RUNTIME_MARK above): see lib/mark.c. */
+extern const char lp__runtime_mark_ __asm__(LP_RUNTIME_MARK);
+static const char *const lp__unit_needs_runtime_
+	__attribute__((used)) = &lp__runtime_mark_;
+
 /*
  * Every unit registers its module at load and unload.  static, so each
  * unit has its own pair; the runtime ignores repeats.  Priority 101 runs
@@ -396,6 +437,45 @@ static void lp__unit_unload(void)
 #define LP_INC_(x) (++(x) == 0)
 #endif
 
+/*
+ * The builtin takes what the grammar groups, the preprocessor only what
+ * parentheses group: std::is_same<A, B>::value and (struct s){a, 2}.x
+ * reach the macro as several arguments.  The last is the expected value,
+ * the ones before it, joined again in parentheses, the condition.
+ */
+#define LP_NARGS_(...) LP_NARGS_N_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, \
+	10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define LP_NARGS_N_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12,  \
+	_13, _14, _15, _16, n, ...) n
+#define LP_EXPECT_SPLIT_(lang, ...) LP_CAT(LP_SPLIT_,                    \
+	LP_NARGS_(__VA_ARGS__))(LP_EXPECT_##lang##_, __VA_ARGS__)
+#define LP_SPLIT_1(f, e) f(e, , __COUNTER__)
+#define LP_SPLIT_2(f, e, c) f(e, c, __COUNTER__)
+#define LP_SPLIT_3(f, a, b, c) f((a, b), c, __COUNTER__)
+#define LP_SPLIT_4(f, a, b, d, c) f((a, b, d), c, __COUNTER__)
+#define LP_SPLIT_5(f, a, b, d, e, c) f((a, b, d, e), c, __COUNTER__)
+#define LP_SPLIT_6(f, a, b, d, e, g, c) f((a, b, d, e, g), c, __COUNTER__)
+#define LP_SPLIT_7(f, a, b, d, e, g, h, c)                              \
+	f((a, b, d, e, g, h), c, __COUNTER__)
+#define LP_SPLIT_8(f, a, b, d, e, g, h, i, c)                           \
+	f((a, b, d, e, g, h, i), c, __COUNTER__)
+#define LP_SPLIT_9(f, a, b, d, e, g, h, i, j, c)                        \
+	f((a, b, d, e, g, h, i, j), c, __COUNTER__)
+#define LP_SPLIT_10(f, a, b, d, e, g, h, i, j, k, c)                    \
+	f((a, b, d, e, g, h, i, j, k), c, __COUNTER__)
+#define LP_SPLIT_11(f, a, b, d, e, g, h, i, j, k, l, c)                 \
+	f((a, b, d, e, g, h, i, j, k, l), c, __COUNTER__)
+#define LP_SPLIT_12(f, a, b, d, e, g, h, i, j, k, l, m, c)              \
+	f((a, b, d, e, g, h, i, j, k, l, m), c, __COUNTER__)
+#define LP_SPLIT_13(f, a, b, d, e, g, h, i, j, k, l, m, n, c)           \
+	f((a, b, d, e, g, h, i, j, k, l, m, n), c, __COUNTER__)
+#define LP_SPLIT_14(f, a, b, d, e, g, h, i, j, k, l, m, n, o, c)        \
+	f((a, b, d, e, g, h, i, j, k, l, m, n, o), c, __COUNTER__)
+#define LP_SPLIT_15(f, a, b, d, e, g, h, i, j, k, l, m, n, o, p, c)     \
+	f((a, b, d, e, g, h, i, j, k, l, m, n, o, p), c, __COUNTER__)
+#define LP_SPLIT_16(f, a, b, d, e, g, h, i, j, k, l, m, n, o, p, q, c)  \
+	f((a, b, d, e, g, h, i, j, k, l, m, n, o, p, q), c, __COUNTER__)
+
 #ifndef __cplusplus
 
 /*
@@ -459,7 +539,7 @@ static void lp__unit_unload(void)
 #define LP_C_QUIET_END_
 #endif
 
-#define __builtin_expect(e, c) LP_EXPECT_C_(e, c, __COUNTER__)
+#define __builtin_expect(...) LP_EXPECT_SPLIT_(C, __VA_ARGS__)
 
 /*
  * All-branches mode (-DLIKELYPROF_ALL_BRANCHES), the kernel's
@@ -564,7 +644,7 @@ inline long lp__hit(long v, long c, long expect, const char *file,
 		(c)))                                                        \
 	LP_CXX_QUIET_END_
 
-#define __builtin_expect(e, c) LP_EXPECT_CXX_(e, c, __COUNTER__)
+#define __builtin_expect(...) LP_EXPECT_SPLIT_(CXX, __VA_ARGS__)
 
 #endif /* __cplusplus */
 

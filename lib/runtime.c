@@ -607,7 +607,12 @@ static void runtime_unload(void)
 	int err;
 
 	lock();
-	err = dump_locked(NULL);
+	/*
+	 * A process with no site (a build system's sanity check, a plain
+	 * program linked with the runtime) would leave an empty profile
+	 * behind, in the folder of the build.
+	 */
+	err = rt.modules || rt.dyn_all ? dump_locked(NULL) : 0;
 	unlock();
 	(void)err;
 	signal_check();
@@ -1246,6 +1251,37 @@ static void sum_counts(void)
 	}
 }
 
+/*
+ * A C++ site is shared by every instantiation of its template, but g++
+ * names the function after the one that ran first ("pos<int>" in one run,
+ * "pos<double>" in the next), and clang never adds the arguments: the
+ * name is written without a trailing template argument list, so runs
+ * merge into one row.  "operator<=>" and "operator>" keep their names.
+ */
+static const char *plain_func(const char *func)
+{
+	static char buf[512];
+	size_t n = strlen(func), depth = 0, i;
+
+	if (!n || func[n - 1] != '>')
+		return func;
+	for (i = n; i-- > 0;) {
+		depth += func[i] == '>';
+		depth -= func[i] == '<';
+		if (!depth)
+			break;
+	}
+	if (depth || i == 0 || i >= sizeof(buf))
+		return func;
+	while (i && func[i - 1] == ' ')
+		i--;
+	if (i >= 8 && !memcmp(func + i - 8, "operator", 8))
+		return func;
+	memcpy(buf, func, i);
+	buf[i] = '\0';
+	return buf;
+}
+
 static void sink_one(struct lp_sink *sink, const struct lp_site *s,
 		     const struct lp_cell *c, unsigned long long *count)
 {
@@ -1253,7 +1289,7 @@ static void sink_one(struct lp_sink *sink, const struct lp_site *s,
 		return;
 	lp_sink_site(sink, c->sum[C_CORRECT], c->sum[C_INCORRECT],
 		     c->sum[C_CONSTANT], s->expect, s->file, (long)s->line,
-		     s->func, s->unit, s->cond);
+		     plain_func(s->func), s->unit, s->cond);
 	(*count)++;
 }
 

@@ -8,13 +8,20 @@
  *   linking (programs and -shared)     -L<libdir> -Wl,-rpath,<libdir>
  *                                      -llikelyprof (kept by --as-needed)
  *
- * Everything else passes through: the compiler's diagnostics, its exit
- * status, its output files.  One case needs a second try: C has no way to
- * declare a site's objects at file scope, so a file that uses
- * __builtin_expect there (static int x = likely(1);) fails to compile
- * instrumented.  Its diagnostics are then held back and the file is
- * compiled again without instrumentation, with a note on stderr.
+ * and never changes what the build says or whether it succeeds.  Each
+ * source file is compiled twice: plain, into a scratch folder, for the
+ * diagnostics and the verdict (they are then the plain build's, in any
+ * language and locale, every duplicate a template prints kept), and
+ * instrumented with -w into the real output.  A plain failure is the
+ * user's error and is shown as the plain compiler shows it.  An
+ * instrumented failure after a plain success is ours (C has no way to
+ * declare a site's objects at file scope): that one file is compiled
+ * plain, with a note.  No compiler message is ever parsed for its words.
+ * A command that compiles several files and links them is split into one
+ * compile per file and a link, so only a file that cannot be
+ * instrumented loses its sites.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -29,17 +36,48 @@
 #include "usage.h"
 
 static const char usage_cc[] =
-	"usage: likelyprof cc  [<compiler args>]    runs $CC, or cc\n"
-	"       likelyprof c++ [<compiler args>]    runs $CXX, or c++\n"
-	"       likelyprof <compiler> [<args>]      launcher form\n"
+	"usage: likelyprof cc [<compiler args>]        runs $CC, or cc\n"
+	"       likelyprof-cc [<compiler args>]        the same, for CC=\n"
+	"       likelyprof <compiler> [<args>]         launcher form\n"
+	"       likelyprof ccache <compiler> [<args>]  through ccache\n"
 	"\n"
-	"Compiles with every __builtin_expect counted and links the runtime.\n"
-	"   make CC=\"likelyprof cc\"\n"
-	"   cmake -DCMAKE_C_COMPILER_LAUNCHER=likelyprof \\\n"
+	"Compiles C with every __builtin_expect counted, links the runtime.\n"
+	"   make CC=\"likelyprof cc\"          make CC=\"likelyprof ccache cc\"\n"
+	"   cmake -DCMAKE_C_COMPILER_LAUNCHER=\"likelyprof;ccache\" \\\n"
 	"         -DCMAKE_C_LINKER_LAUNCHER=likelyprof ..\n"
+	"   CC=likelyprof-cc meson setup build\n"
 	"With -DLIKELYPROF_ALL_BRANCHES, every if of C code is counted too.\n"
-	"Environment: LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override\n"
-	"where the header and the runtime are found.\n";
+	"-m32: the runtime of 'make lib32'.  Environment:\n"
+	"LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override where the header\n"
+	"and the runtime are found.\n";
+
+static const char usage_cxx[] =
+	"usage: likelyprof c++ [<compiler args>]       runs $CXX, or c++\n"
+	"       likelyprof-c++ [<compiler args>]       the same, for CXX=\n"
+	"       likelyprof <compiler> [<args>]         launcher form\n"
+	"       likelyprof ccache <compiler> [<args>]  through ccache\n"
+	"\n"
+	"Compiles C++ with every __builtin_expect counted, links the runtime.\n"
+	"   make CXX=\"likelyprof c++\"        make CXX=\"likelyprof ccache c++\"\n"
+	"   cmake -DCMAKE_CXX_COMPILER_LAUNCHER=\"likelyprof;ccache\" \\\n"
+	"         -DCMAKE_CXX_LINKER_LAUNCHER=likelyprof ..\n"
+	"   CXX=likelyprof-c++ meson setup build\n"
+	"-m32: the runtime of 'make lib32'.  Environment:\n"
+	"LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override where the header\n"
+	"and the runtime are found.\n";
+
+/*
+ * Set in the environment of every compiler we start.  A likelyprof that
+ * finds it was reached from the compiler it ran (a $CC that leads back,
+ * ccache finding a masquerading likelyprof): it then only runs the real
+ * compiler, so no spelling of CC can make the wrapper recurse.
+ */
+#define LP_CC_MARKER "LIKELYPROF_IN_CC"
+
+/* Programs that run a compiler named by their first argument. */
+static const char *const launchers[] = {
+	"ccache", "sccache", "distcc", "icecc", NULL
+};
 
 /* Compiler options whose value is the next argument. */
 static const char *const opts_with_value[] = {
@@ -52,10 +90,22 @@ static const char *const opts_with_value[] = {
 	NULL
 };
 
+/*
+ * Options that write files beside the object (dependencies, temporaries):
+ * the plain compile that only serves the diagnostics must not write them
+ * over the real build's.
+ */
+static const char *const side_output_opts[] = {
+	"-MD", "-MMD", "-MP", "-MF", "-MT", "-MQ", "-save-temps",
+	"--save-temps", "-aux-info", NULL
+};
+
 struct args {
 	const char **v;
 	size_t n, alloc;
 };
+
+#define ARGS_INIT { NULL, 0, 0 }
 
 static void args_push(struct args *a, const char *s)
 {
@@ -67,26 +117,23 @@ static void args_push(struct args *a, const char *s)
 	a->v[a->n] = NULL;
 }
 
-static int takes_value(const char *arg)
+static void args_append(struct args *a, const struct args *b)
 {
 	size_t i;
 
-	for (i = 0; opts_with_value[i]; i++)
-		if (!strcmp(arg, opts_with_value[i]))
+	for (i = 0; i < b->n; i++)
+		args_push(a, b->v[i]);
+}
+
+static int in_list(const char *arg, const char *const *list)
+{
+	size_t i;
+
+	for (i = 0; list[i]; i++)
+		if (!strcmp(arg, list[i]))
 			return 1;
 	return 0;
 }
-
-/* What the command line asks the compiler to do. */
-struct mode {
-	int compile_only;       /* -c, -S, -E, -fsyntax-only, -M/-MM */
-	int preprocessed_input; /* .i/.ii: the header is already in */
-	int inputs;             /* source, object or library files */
-	int info_only;          /* --version, -v alone, -print-*, -dump* */
-	int is_static;          /* -static: link the archive */
-	int pic;                /* -fPIC/-fpic without -fPIE/-fpie */
-	int nostdlib;           /* no -pthread then: it adds libraries */
-};
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -95,31 +142,167 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static void scan_args(int argc, const char **argv, struct mode *m)
+static const char *base_name(const char *path)
 {
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* What each argument of the user's command line is. */
+enum arg_kind {
+	ARG_OPTION,     /* passed to every step */
+	ARG_VALUE,      /* the value of the option before it */
+	ARG_SOURCE,     /* C or C++ source: instrumented */
+	ARG_OTHER_SRC,  /* compiled, not instrumented: .S, .i, headers */
+	ARG_INPUT,      /* object, library: for the link only */
+	ARG_OUTPUT,     /* -o, its value follows */
+	ARG_LANG,       /* -x, its value follows */
+	ARG_SIDE,       /* writes a side file (-MD, -MF FILE) */
+	ARG_LINK        /* for the linker: clang warns of it in a compile */
+};
+
+/* What the command line asks the compiler to do. */
+struct mode {
+	int compile_only;  /* -c or -S */
+	int assembly;      /* -S: the output is assembler text */
+	int preprocess;    /* -E, -M, -MM: one run, output on stdout */
+	int syntax_only;   /* -fsyntax-only: nothing to instrument */
+	int info_only;     /* --version, -v alone, -print-*, -dump* */
+	int is_static;     /* -static: link the archive */
+	int pic;           /* -fPIC/-fpic without -fPIE/-fpie */
+	int nostdlib;      /* no -pthread then: it adds libraries */
+	int has_output;    /* -o */
+	int from_stdin;    /* a source named "-" can be read once only */
+	const char *multilib;  /* "32" for -m32, "x32" for -mx32 */
+	int sources, other_sources, inputs;
+	const char *colour;    /* the last colour option, or NULL */
+};
+
+/* By the name, as gcc decides a file's language. */
+static enum arg_kind kind_by_name(const char *a, const char *lang)
+{
+	static const char *const c_like[] = {
+		".c", ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C",
+		".m", ".mm", ".M", NULL
+	};
+	static const char *const other[] = {
+		".i", ".ii", ".mi", ".mii", ".s", ".S", ".sx", ".h", ".hh",
+		".hpp", ".hxx", ".H", ".h++", ".tcc", NULL
+	};
+	size_t i;
+
+	if (lang && strcmp(lang, "none")) {
+		static const char *const langs[] = {
+			"c", "c++", "objective-c", "objective-c++", NULL
+		};
+
+		return in_list(lang, langs) ? ARG_SOURCE : ARG_OTHER_SRC;
+	}
+	for (i = 0; c_like[i]; i++)
+		if (ends_with(a, c_like[i]))
+			return ARG_SOURCE;
+	for (i = 0; other[i]; i++)
+		if (ends_with(a, other[i]))
+			return ARG_OTHER_SRC;
+	return ARG_INPUT;
+}
+
+static int is_side_output(const char *a)
+{
+	return in_list(a, side_output_opts) || !strncmp(a, "-MF", 3) ||
+	       !strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3) ||
+	       !strncmp(a, "-save-temps=", 12) || !strncmp(a, "-Wp,-MD,", 8) ||
+	       !strncmp(a, "-Wp,-MMD,", 9);
+}
+
+static int is_link_option(const char *a)
+{
+	static const char *const opts[] = {
+		"-shared", "-pie", "-no-pie", "-static-pie", "-rdynamic",
+		"-static", "-s", "-symbolic", "-nostartfiles", "-nodefaultlibs",
+		"-nostdlib", "-shared-libgcc", "-static-libgcc",
+		"-static-libstdc++", "-Xlinker", "-T", "-u", "-z", NULL
+	};
+
+	return in_list(a, opts) || !strncmp(a, "-l", 2) ||
+	       !strncmp(a, "-L", 2) || !strncmp(a, "-Wl,", 4) ||
+	       !strncmp(a, "-fuse-ld=", 9);
+}
+
+static int is_colour_option(const char *a)
+{
+	return !strncmp(a, "-fdiagnostics-color", 19) ||
+	       !strcmp(a, "-fno-diagnostics-color") ||
+	       !strcmp(a, "-fcolor-diagnostics") ||
+	       !strcmp(a, "-fno-color-diagnostics");
+}
+
+/* Fills @kind (one per argument) and @m; @lang gets each source's -x. */
+static void scan_args(int argc, const char **argv, enum arg_kind *kind,
+		      const char **lang, struct mode *m)
+{
+	const char *x = NULL;
 	int i, verbose = 0;
 
 	memset(m, 0, sizeof(*m));
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
+		kind[i] = ARG_OPTION;
+		lang[i] = x;
 		if (a[0] != '-' || !a[1]) {
-			m->inputs++;
-			if (ends_with(a, ".i") || ends_with(a, ".ii"))
-				m->preprocessed_input = 1;
+			kind[i] = kind_by_name(a, x);
+			if (!strcmp(a, "-") && kind[i] != ARG_INPUT)
+				m->from_stdin = 1;
+			if (kind[i] == ARG_SOURCE)
+				m->sources++;
+			else if (kind[i] == ARG_OTHER_SRC)
+				m->other_sources++;
+			else
+				m->inputs++;
 			continue;
 		}
-		if (takes_value(a)) {
-			if (!strcmp(a, "-x") && i + 1 < argc &&
-			    strstr(argv[i + 1], "cpp-output"))
-				m->preprocessed_input = 1;
+		if (in_list(a, opts_with_value)) {
+			if (!strcmp(a, "-o")) {
+				kind[i] = ARG_OUTPUT;
+				m->has_output = 1;
+			} else if (!strcmp(a, "-x")) {
+				kind[i] = ARG_LANG;
+				x = i + 1 < argc ? argv[i + 1] : NULL;
+			} else if (is_side_output(a)) {
+				kind[i] = ARG_SIDE;
+			} else if (is_link_option(a)) {
+				kind[i] = ARG_LINK;
+				m->inputs += !strcmp(a, "-l");
+			}
+			if (i + 1 < argc) {
+				kind[i + 1] = ARG_VALUE;
+				lang[i + 1] = x;
+			}
 			i++;
 			continue;
 		}
-		if (!strcmp(a, "-c") || !strcmp(a, "-S") || !strcmp(a, "-E") ||
-		    !strcmp(a, "-fsyntax-only") || !strcmp(a, "-M") ||
-		    !strcmp(a, "-MM"))
+		if (is_side_output(a))
+			kind[i] = ARG_SIDE;
+		else if (is_link_option(a))
+			kind[i] = ARG_LINK;
+		if (!strncmp(a, "-o", 2)) {
+			kind[i] = ARG_OUTPUT;
+			m->has_output = 1;
+		} else if (!strncmp(a, "-x", 2)) {
+			kind[i] = ARG_LANG;
+			x = a + 2;
+		}
+		if (!strcmp(a, "-c") || !strcmp(a, "-S")) {
 			m->compile_only = 1;
+			m->assembly |= a[1] == 'S';
+		}
+		else if (!strcmp(a, "-E") || !strcmp(a, "-M") ||
+			 !strcmp(a, "-MM"))
+			m->preprocess = 1;
+		else if (!strcmp(a, "-fsyntax-only"))
+			m->syntax_only = 1;
 		else if (!strcmp(a, "-static"))
 			m->is_static = 1;
 		else if (!strcmp(a, "-fPIC") || !strcmp(a, "-fpic"))
@@ -130,6 +313,12 @@ static void scan_args(int argc, const char **argv, struct mode *m)
 		else if (!strcmp(a, "-nostdlib") ||
 			 !strcmp(a, "-nodefaultlibs"))
 			m->nostdlib = 1;
+		else if (!strcmp(a, "-m32"))
+			m->multilib = "32";
+		else if (!strcmp(a, "-mx32"))
+			m->multilib = "x32";
+		else if (!strcmp(a, "-m64"))
+			m->multilib = NULL;
 		else if (!strcmp(a, "-v"))
 			verbose = 1;
 		else if (!strcmp(a, "--version") || !strcmp(a, "--help") ||
@@ -138,25 +327,105 @@ static void scan_args(int argc, const char **argv, struct mode *m)
 			m->info_only = 1;
 		else if (!strncmp(a, "-l", 2))
 			m->inputs++;
+		else if (is_colour_option(a))
+			m->colour = a;
 	}
-	if (!m->inputs && verbose)
+	if (!m->sources && !m->other_sources && !m->inputs && verbose)
 		m->info_only = 1;
 }
 
-/* The directory of the running executable; the caller frees it. */
-static char *self_dir(void)
+/* --- finding ourselves, the header, the runtime and the compiler ------ */
+
+/* The running executable's path; the caller frees it. */
+static char *self_path(void)
 {
 	char path[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-	char *slash;
 
 	if (n <= 0)
-		return lp_xstrdup(".");
+		return lp_xstrdup("./likelyprof");
 	path[n] = '\0';
-	slash = strrchr(path, '/');
-	if (slash)
-		*slash = '\0';
 	return lp_xstrdup(path);
+}
+
+/* True when @path is this very executable, by any name or link. */
+static int is_self(const char *path)
+{
+	struct stat a, b;
+
+	return stat(path, &a) == 0 && stat("/proc/self/exe", &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
+ * @name as execvp would find it, but skipping any PATH entry that is this
+ * executable (a folder of compiler-named links to likelyprof, as ccache
+ * has): the caller frees the result, @name itself when nothing else is
+ * found.
+ */
+static char *find_program(const char *name)
+{
+	const char *path = getenv("PATH");
+	const char *p, *end;
+	int skipped = 0;
+
+	if (strchr(name, '/') || !path)
+		return lp_xstrdup(name);
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		char *cand;
+
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		cand = lp_xstrfmt("%.*s/%s", end == p ? 1 : (int)(end - p),
+				  end == p ? "." : p, name);
+		if (access(cand, X_OK) == 0) {
+			if (!is_self(cand)) {
+				if (skipped)
+					return cand;
+				/* what execvp finds: keep the name as given */
+				free(cand);
+				break;
+			}
+			skipped = 1;
+		}
+		free(cand);
+		if (!*end)
+			break;
+	}
+	return lp_xstrdup(name);
+}
+
+/* A word of $CC that is likelyprof: by its name, or because it is us. */
+static int names_likelyprof(const char *word)
+{
+	char *found;
+	int self;
+
+	if (!strncmp(base_name(word), "likelyprof", 10))
+		return 1;
+	found = strchr(word, '/') ? lp_xstrdup(word) : NULL;
+	if (!found) {
+		/* only a PATH lookup that lands on us counts */
+		const char *path = getenv("PATH");
+		const char *p, *end;
+
+		for (p = path ? path : ""; *p; p = *end ? end + 1 : end) {
+			end = strchr(p, ':');
+			if (!end)
+				end = p + strlen(p);
+			found = lp_xstrfmt("%.*s/%s", (int)(end - p), p, word);
+			if (access(found, X_OK) == 0)
+				break;
+			free(found);
+			found = NULL;
+			if (!*end)
+				break;
+		}
+	}
+	self = found && is_self(found);
+	free(found);
+	return self;
 }
 
 static int file_exists(const char *dir, const char *name)
@@ -172,63 +441,117 @@ static int file_exists(const char *dir, const char *name)
 /*
  * Where the header and runtime are: the environment, else the build tree
  * (./likelyprof next to include/ and lib/), else the install prefix
- * (bin/../include, bin/../lib).
+ * (bin/../include, bin/../lib).  0, or -1 with a message.
  */
-static void find_dirs(char **inc, char **lib)
+static int find_dirs(char **inc, char **lib)
 {
 	const char *env_inc = getenv("LIKELYPROF_INCLUDE_DIR");
 	const char *env_lib = getenv("LIKELYPROF_LIB_DIR");
-	char *dir = self_dir();
-	const char *up = file_exists(dir, "include/likelyprof.h") ? "" : "/..";
+	char *exe = self_path(), *slash = strrchr(exe, '/');
+	const char *dir = exe, *up;
 
+	if (slash)
+		*slash = '\0';
+	else
+		dir = ".";
+	up = file_exists(dir, "include/likelyprof.h") ? "" : "/..";
 	*inc = env_inc && *env_inc ? lp_xstrdup(env_inc)
 				   : lp_xstrfmt("%s%s/include", dir, up);
 	*lib = env_lib && *env_lib ? lp_xstrdup(env_lib)
 				   : lp_xstrfmt("%s%s/lib", dir, up);
-	free(dir);
+	free(exe);
 	if (!file_exists(*inc, "likelyprof.h"))
-		lp_die("cannot find likelyprof.h in '%s' "
-		       "(set LIKELYPROF_INCLUDE_DIR)", *inc);
+		return lp_error("cannot find likelyprof.h in '%s' "
+				"(set LIKELYPROF_INCLUDE_DIR)", *inc);
+	return 0;
+}
+
+/* Pushes the words of @s split on blanks; they point into @s. */
+static void push_words(struct args *a, char *s)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(s, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save))
+		args_push(a, tok);
 }
 
 /*
- * The compiler to run: $CC/$CXX split on blanks ("gcc -m32"), unless it
- * names likelyprof itself, which would recurse.
+ * The compiler for `likelyprof cc`: the words of $CC ("gcc -m32",
+ * "ccache gcc").  Whatever leads to likelyprof is dropped with all before
+ * it: in CC="ccache likelyprof cc", ccache has already run us, and what
+ * follows us (our subcommand) names no compiler.  @a gets the words; the
+ * return value holds them and is freed when @a is done.
  */
-static char *push_compiler(struct args *a, const char *var, const char *dflt)
+static char *compiler_from_env(struct args *a, const char *var,
+			       const char *dflt, int reentered)
 {
-	const char *env = getenv(var);
-	char *copy = NULL, *tok, *save = NULL;
-	size_t start = a->n;
+	const char *env = reentered ? NULL : getenv(var);
+	struct args words = ARGS_INIT;
+	char *copy = NULL;
+	size_t i, start = 0;
 
 	if (env && *env) {
 		copy = lp_xstrdup(env);
-		for (tok = strtok_r(copy, " \t", &save); tok;
-		     tok = strtok_r(NULL, " \t", &save))
-			args_push(a, tok);
-		if (a->n > start && strstr(a->v[start], "likelyprof"))
-			a->n = start;
+		push_words(&words, copy);
+		for (i = 0; i < words.n; i++)
+			if (names_likelyprof(words.v[i]))
+				start = i + 1;
+		if (start && start < words.n &&
+		    (!strcmp(words.v[start], "cc") ||
+		     !strcmp(words.v[start], "c++")))
+			start++;
+		for (i = start; i < words.n; i++)
+			args_push(a, words.v[i]);
 	}
-	if (a->n == start)
+	if (!a->n)
 		args_push(a, dflt);
-	/* the words of $CC live in it: free it when @a is done */
+	free(words.v);
 	return copy;
 }
 
-/* Waits for @pid; returns its exit status, or 128 + signal. */
+/* --- running the compiler ----------------------------------------------- */
+
+/* Waits for @pid; its exit status, 128 + signal, or -1 with a message. */
 static int wait_status(pid_t pid)
 {
 	int status;
 
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			lp_die("cannot wait for the compiler: %s",
-			       strerror(errno));
+			return lp_error("cannot wait for the compiler: %s",
+					strerror(errno));
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return LP_EXIT_ERROR;
+}
+
+/*
+ * Runs @a with stdout and stderr to @out_fd and @err_fd (-1: inherited);
+ * its exit status, 127 when it cannot be started.
+ */
+static int run(const struct args *a, int out_fd, int err_fd)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		lp_error("cannot start '%s': %s", a->v[0], strerror(errno));
+		return LP_EXIT_ERROR;
+	}
+	if (!pid) {
+		if ((out_fd >= 0 && dup2(out_fd, 1) < 0) ||
+		    (err_fd >= 0 && dup2(err_fd, 2) < 0))
+			_exit(127);
+		execvp(a->v[0], (char *const *)a->v);
+		fprintf(stderr, "likelyprof: cannot run '%s': %s\n", a->v[0],
+			strerror(errno));
+		_exit(127);
+	}
+	return wait_status(pid);
 }
 
 /*
@@ -241,331 +564,500 @@ static int wait_status(pid_t pid)
  */
 static int supports_tls_descriptors(const struct args *compiler)
 {
-	struct args probe = { NULL, 0, 0 };
-	size_t i;
-	int ok;
-	pid_t pid;
+	struct args probe = ARGS_INIT;
+	int null = open("/dev/null", O_RDWR), ok;
 
-	for (i = 0; i < compiler->n; i++)
-		args_push(&probe, compiler->v[i]);
+	args_append(&probe, compiler);
 	args_push(&probe, "-mtls-dialect=gnu2");
 	args_push(&probe, "-fsyntax-only");
 	args_push(&probe, "-xc");
 	args_push(&probe, "/dev/null");
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		free(probe.v);
-		return 0;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR);
-
-		if (null >= 0) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		execvp(probe.v[0], (char *const *)probe.v);
-		_exit(127);
-	}
+	ok = null >= 0 && run(&probe, null, null) == 0;
+	if (null >= 0)
+		close(null);
 	free(probe.v);
-	ok = wait_status(pid) == 0;
 	return ok;
 }
 
-/* Runs @a with stderr to @err_fd (-1: inherited); returns exit status. */
-static int run(const struct args *a, int err_fd)
+/* An unlinked scratch file for a compiler's stderr, or -1. */
+static int scratch_file(void)
 {
-	pid_t pid;
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmpl = lp_xstrfmt("%s/likelyprof-cc-XXXXXX",
+				tmpdir && *tmpdir ? tmpdir : "/tmp");
+	int fd = mkstemp(tmpl);
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		lp_die("cannot start '%s': %s", a->v[0], strerror(errno));
-	if (!pid) {
-		if (err_fd >= 0 && dup2(err_fd, 2) < 0)
-			_exit(127);
-		execvp(a->v[0], (char *const *)a->v);
-		fprintf(stderr, "likelyprof: cannot run '%s': %s\n", a->v[0],
-			strerror(errno));
-		_exit(127);
-	}
-	return wait_status(pid);
+	if (fd >= 0)
+		unlink(tmpl);
+	free(tmpl);
+	return fd;
 }
 
-static int file_scope_failure(int fd)
+/* Copies all of @fd, from its start, to our stderr. */
+static void replay(int fd)
 {
-	static const char *const marks[] = {
-		"braced-group within expression allowed only inside a function",
-		"statement expression not allowed at file scope",
-		"statement-expressions are not allowed outside functions",
-	};
 	char buf[8192];
 	ssize_t n;
-	size_t i;
-	int found = 0;
 
+	fflush(stderr);
 	if (lseek(fd, 0, SEEK_SET) < 0)
-		return 0;
-	/* a mark split across two reads is re-read thanks to the overlap */
-	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0) {
-		buf[n] = '\0';
-		for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-			if (strstr(buf, marks[i]))
-				found = 1;
-		if (n == (ssize_t)sizeof(buf) - 1 &&
-		    lseek(fd, -128, SEEK_CUR) < 0)
-			break;
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		const char *p = buf;
+
+		while (n > 0) {
+			ssize_t w = write(2, p, (size_t)n);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				return;
+			p += w;
+			n -= w;
+		}
 	}
-	return found;
-}
-
-/* The whole of @fd from its start, NUL-terminated; the caller frees it. */
-static char *slurp(int fd, size_t *len)
-{
-	size_t cap = 8192, n = 0;
-	char *buf = lp_xmalloc(cap);
-	ssize_t r;
-
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		buf[0] = '\0';
-		*len = 0;
-		return buf;
-	}
-	while ((r = read(fd, buf + n, cap - n - 1)) > 0) {
-		n += (size_t)r;
-		if (n + 1 == cap)
-			buf = lp_xrealloc(buf, cap *= 2);
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* A diagnostic's first line: "file:line:col: warning: ..." and the like. */
-static int is_headline(const char *line, size_t n)
-{
-	return n && line[0] != ' ' &&
-	       (memmem(line, n, "warning:", 8) || memmem(line, n, "error:", 6));
-}
-
-static int is_continuation(const char *line, size_t n)
-{
-	return n && (line[0] == ' ' || memmem(line, n, "note:", 5));
-}
-
-/* The length of the line at @p, without its newline. */
-static size_t line_len(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? (size_t)(nl - p) : (size_t)(end - p);
 }
 
 /*
- * Replays the compiler's stderr byte for byte, but for two echoes of the
- * instrumentation:
- *  - the header hands a hint's condition to both arms of
- *    __builtin_choose_expr (one serves constant contexts), and gcc warns
- *    in both, so a warning inside likely(...) comes twice: a diagnostic
- *    identical to one already printed is dropped;
- *  - a warning in a hint's condition makes gcc name the include chain of
- *    the header the macro came from ("In file included from
- *    .../likelyprof.h:39, from <command-line>:"), which the plain build
- *    does not print: those lines are dropped.
+ * "FILE:LINE" of the first diagnostic in @fd that names a line outside
+ * the header, told by its shape (gcc and clang both start one so in every
+ * language); the caller frees it; NULL when there is none.
  */
-static void replay_diagnostics(int from)
+static char *first_failing_line(int fd)
 {
-	size_t len, nseen = 0, k;
-	char *buf = slurp(from, &len);
-	const char *p = buf, *end = buf + len;
-	const char **seen = NULL;
-	size_t *seen_len = NULL;
+	char line[4096];
+	FILE *f;
+	char *where = NULL;
+	int dup_fd = dup(fd);
 
-	while (p < end) {
-		size_t n = line_len(p, end), blk = n;
-		const char *q;
-		int dup = 0;
-
-		if (!strncmp(p, "In file included from ", 22) &&
-		    memmem(p, n, "likelyprof.h:", 13)) {
-			q = p + n + (p + n < end);
-			/* its "                 from ..." lines */
-			while (q < end && q[0] == ' ' &&
-			       memmem(q, line_len(q, end), " from ", 6))
-				q += line_len(q, end) + 1;
-			p = q > end ? end : q;
-			continue;
-		}
-		if (!is_headline(p, n)) {
-			fwrite(p, 1, n + (p + n < end), stderr);
-			p += n + 1;
-			continue;
-		}
-		/* the diagnostic: its first line, snippets and notes */
-		for (q = p + n + 1; q < end; q += line_len(q, end) + 1) {
-			size_t m = line_len(q, end);
-
-			if (!is_continuation(q, m))
-				break;
-			blk = (size_t)(q - p) + m;
-		}
-		for (k = 0; k < nseen && !dup; k++)
-			dup = seen_len[k] == blk && !memcmp(seen[k], p, blk);
-		if (!dup) {
-			fwrite(p, 1, blk + (p + blk < end), stderr);
-			seen = lp_xrealloc(seen, (nseen + 1) * sizeof(*seen));
-			seen_len = lp_xrealloc(seen_len,
-					       (nseen + 1) * sizeof(*seen_len));
-			seen[nseen] = p;
-			seen_len[nseen++] = blk;
-		}
-		p += blk + 1;
+	if (dup_fd < 0 || lseek(dup_fd, 0, SEEK_SET) < 0 ||
+	    !(f = fdopen(dup_fd, "r"))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return NULL;
 	}
-	fflush(stderr);
-	free(seen);
-	free(seen_len);
-	free(buf);
+	while (!where && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		size_t digits;
+
+		if (!colon || colon == line || line[0] == ' ')
+			continue;
+		digits = strspn(colon + 1, "0123456789");
+		if (!digits || colon[1 + digits] != ':')
+			continue;
+		*colon = '\0';
+		if (!ends_with(line, "likelyprof.h"))
+			where = lp_xstrfmt("%s:%.*s", line, (int)digits,
+					   colon + 1);
+	}
+	fclose(f);
+	return where;
 }
 
-static const char *source_name(int argc, const char **argv)
+/* --- one command -------------------------------------------------------- */
+
+struct cc {
+	struct args compiler;       /* the real compiler's words */
+	int argc;
+	const char **argv;          /* the user's arguments */
+	enum arg_kind *kind;
+	const char **lang;
+	struct mode m;
+	struct args instrument;     /* -D..., -include, -mtls-dialect */
+	struct args link;           /* the runtime, after the user's args */
+	int colour;                 /* the plain run must ask for colour */
+	char *scratch;              /* a folder, made on first use */
+	unsigned scratch_files;
+	char *owned[8];             /* strings the args point into */
+	size_t nowned;
+};
+
+static const char *own(struct cc *cc, char *s)
+{
+	if (cc->nowned == sizeof(cc->owned) / sizeof(cc->owned[0]))
+		lp_bug("too many strings");
+	cc->owned[cc->nowned++] = s;
+	return s;
+}
+
+/* A new path in the scratch folder ending in @suffix, or NULL. */
+static char *scratch_path(struct cc *cc, const char *suffix)
+{
+	if (!cc->scratch) {
+		const char *tmpdir = getenv("TMPDIR");
+		char *tmpl = lp_xstrfmt("%s/likelyprof-cc-XXXXXX",
+					tmpdir && *tmpdir ? tmpdir : "/tmp");
+
+		if (!mkdtemp(tmpl)) {
+			lp_error("cannot make a folder in '%s': %s",
+				 tmpdir && *tmpdir ? tmpdir : "/tmp",
+				 strerror(errno));
+			free(tmpl);
+			return NULL;
+		}
+		cc->scratch = tmpl;
+	}
+	return lp_xstrfmt("%s/%u%s", cc->scratch, cc->scratch_files++, suffix);
+}
+
+/* Removes the scratch folder and whatever the compiler left in it. */
+static void scratch_remove(struct cc *cc)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!cc->scratch)
+		return;
+	d = opendir(cc->scratch);
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(cc->scratch);
+	free(cc->scratch);
+	cc->scratch = NULL;
+}
+
+enum step { STEP_DIAG, STEP_INSTRUMENTED, STEP_PLAIN };
+
+/*
+ * The compile of source argument @src into @out (NULL: where the compiler
+ * puts it): every option of the user's, no other input.  The diagnostics
+ * step writes no side file and asks for the colour the user would see.
+ */
+static void compile_args(const struct cc *cc, struct args *a, int src,
+			 const char *out, enum step step)
 {
 	int i;
 
-	for (i = 0; i < argc; i++) {
-		if (argv[i][0] != '-')
-			return argv[i];
-		if (takes_value(argv[i]))
-			i++;
+	args_append(a, &cc->compiler);
+	if (step == STEP_INSTRUMENTED)
+		args_append(a, &cc->instrument);
+	for (i = 0; i < cc->argc; i++) {
+		enum arg_kind k = cc->kind[i];
+
+		if (k == ARG_OUTPUT || k == ARG_LANG)
+			i += !cc->argv[i][2];
+		else if ((k == ARG_SIDE && step == STEP_DIAG) ||
+			 (k == ARG_LINK && !cc->m.compile_only))
+			i += i + 1 < cc->argc && cc->kind[i + 1] == ARG_VALUE;
+		else if (k != ARG_SOURCE && k != ARG_OTHER_SRC &&
+			 k != ARG_INPUT)
+			args_push(a, cc->argv[i]);  /* values of those kept */
+		else if (i == src) {
+			if (cc->lang[i]) {
+				args_push(a, "-x");
+				args_push(a, cc->lang[i]);
+			}
+			args_push(a, cc->argv[i]);
+			if (cc->lang[i])
+				args_push(a, "-xnone");
+		}
 	}
-	return "input";
+	if (!cc->m.compile_only)
+		args_push(a, "-c");
+	if (step == STEP_INSTRUMENTED)
+		args_push(a, "-w");
+	if (step == STEP_DIAG && cc->colour)
+		args_push(a, "-fdiagnostics-color=always");
+	if (out) {
+		args_push(a, "-o");
+		args_push(a, out);
+	}
+}
+
+/* Runs one step of a compile; stderr to @err_fd (-1: inherited). */
+static int compile_step(const struct cc *cc, int src, const char *out,
+			enum step step, int err_fd)
+{
+	struct args a = ARGS_INIT;
+	int status;
+
+	compile_args(cc, &a, src, out, step);
+	status = run(&a, -1, err_fd);
+	free(a.v);
+	return status;
+}
+
+/*
+ * Compiles source argument @src into @out (NULL: the compiler's default
+ * name); see the top of the file.  The exit status.
+ */
+static int compile_source(struct cc *cc, int src, const char *out)
+{
+	char *diag_out, *where;
+	int diag_err, err, status;
+
+	if (cc->kind[src] == ARG_OTHER_SRC)
+		return compile_step(cc, src, out, STEP_PLAIN, -1);
+	diag_out = scratch_path(cc, cc->m.assembly ? ".s" : ".o");
+	diag_err = scratch_file();
+	err = scratch_file();
+	if (!diag_out || diag_err < 0 || err < 0) {
+		/* no scratch space: the instrumented build as it comes */
+		status = compile_step(cc, src, out, STEP_INSTRUMENTED, -1);
+		goto out;
+	}
+	status = compile_step(cc, src, diag_out, STEP_DIAG, diag_err);
+	if (status) {
+		replay(diag_err);
+		goto out;
+	}
+	status = compile_step(cc, src, out, STEP_INSTRUMENTED, err);
+	if (!status) {
+		replay(diag_err);
+		goto out;
+	}
+	where = first_failing_line(err);
+	if (where && strncmp(where, cc->argv[src], strlen(cc->argv[src])))
+		lp_note("%s: cannot be instrumented (%s); compiled without "
+			"profiling", cc->argv[src], where);
+	else
+		lp_note("%s: cannot be instrumented; compiled without "
+			"profiling", where ? where : cc->argv[src]);
+	free(where);
+	status = compile_step(cc, src, out, STEP_PLAIN, -1);
+out:
+	if (diag_err >= 0)
+		close(diag_err);
+	if (err >= 0)
+		close(err);
+	free(diag_out);
+	return status;
+}
+
+/*
+ * The whole command with the instrumentation added (for preprocessing,
+ * pure links, a source on stdin), or as it is.
+ */
+static int run_whole(const struct cc *cc, int instrument, int link)
+{
+	struct args a = ARGS_INIT;
+	int i, status;
+
+	args_append(&a, &cc->compiler);
+	if (instrument)
+		args_append(&a, &cc->instrument);
+	for (i = 0; i < cc->argc; i++)
+		args_push(&a, cc->argv[i]);
+	if (link)
+		args_append(&a, &cc->link);
+	status = run(&a, -1, -1);
+	free(a.v);
+	return status;
+}
+
+/*
+ * Compiles every source of a command that also links into the scratch
+ * folder, then links the objects in the places of their sources, with the
+ * runtime.  As gcc does, every file is compiled even when one fails, and
+ * then nothing is linked.
+ */
+static int compile_and_link(struct cc *cc)
+{
+	struct args a = ARGS_INIT;
+	char **obj = lp_xcalloc((size_t)cc->argc, sizeof(*obj));
+	int i, status = 0;
+
+	for (i = 0; i < cc->argc; i++) {
+		int st;
+
+		if (cc->kind[i] != ARG_SOURCE && cc->kind[i] != ARG_OTHER_SRC)
+			continue;
+		obj[i] = scratch_path(cc, ".o");
+		if (!obj[i]) {
+			status = LP_EXIT_ERROR;
+			break;
+		}
+		st = compile_source(cc, i, obj[i]);
+		if (st && !status)
+			status = st;
+	}
+	if (!status) {
+		args_append(&a, &cc->compiler);
+		for (i = 0; i < cc->argc; i++) {
+			if (obj[i])
+				args_push(&a, obj[i]);
+			else if (cc->kind[i] == ARG_LANG)
+				i += !cc->argv[i][2];
+			else
+				args_push(&a, cc->argv[i]);
+		}
+		args_append(&a, &cc->link);
+		status = run(&a, -1, -1);
+	}
+	for (i = 0; i < cc->argc; i++)
+		free(obj[i]);
+	free(obj);
+	free(a.v);
+	return status;
+}
+
+/*
+ * The runtime's flags.  After the user's objects, so the linker has seen
+ * the references; --no-as-needed because a program whose only sites sit
+ * in a shared library has no reference of its own.
+ */
+static int add_runtime(struct cc *cc, const char *lib)
+{
+	const struct mode *m = &cc->m;
+	const char *dir = lib;
+	const char *file = m->is_static ? "liblikelyprof.a"
+					: "liblikelyprof.so";
+
+	if (m->multilib) {
+		dir = own(cc, lp_xstrfmt("%s/%s", lib, m->multilib));
+		if (!file_exists(dir, file))
+			return lp_error("no -m%s runtime: '%s/%s' is missing "
+					"(build it with 'make lib%s' and "
+					"install it)", m->multilib, dir, file,
+					m->multilib);
+	}
+	if (m->is_static) {
+		args_push(&cc->link, own(cc, lp_xstrfmt("%s/%s", dir, file)));
+	} else {
+		args_push(&cc->link, own(cc, lp_xstrfmt("-L%s", dir)));
+		args_push(&cc->link, own(cc, lp_xstrfmt("-Wl,-rpath,%s", dir)));
+		args_push(&cc->link, "-Wl,--push-state,--no-as-needed");
+		args_push(&cc->link, "-llikelyprof");
+		args_push(&cc->link, "-Wl,--pop-state");
+	}
+	if (!m->nostdlib)
+		args_push(&cc->link, "-pthread");
+	args_push(&cc->link, "-ldl");
+	return 0;
+}
+
+/*
+ * Whether the plain compile, whose stderr is a file, must ask for colour:
+ * when the user's compiler would colour it by itself (gcc and clang on a
+ * terminal whose TERM is not dumb), unless the user said otherwise.
+ */
+static int wants_colour(const struct mode *m)
+{
+	const char *term = getenv("TERM"), *gcc_colors = getenv("GCC_COLORS");
+
+	if (m->colour && strcmp(m->colour, "-fdiagnostics-color=auto"))
+		return 0;
+	return isatty(2) && term && strcmp(term, "dumb") &&
+	       !(gcc_colors && !*gcc_colors);
+}
+
+static int run_command(struct cc *cc)
+{
+	const struct mode *m = &cc->m;
+	int i, status = 0, instrument, link;
+	char *inc = NULL, *lib = NULL;
+
+	instrument = !m->info_only && m->sources && !m->syntax_only;
+	link = !m->info_only && !m->compile_only && !m->preprocess &&
+	       !m->syntax_only && (m->sources || m->other_sources ||
+				   m->inputs);
+	if (!instrument && !link)
+		return run_whole(cc, 0, 0);
+	if (find_dirs(&inc, &lib)) {
+		status = LP_EXIT_ERROR;
+		goto out;
+	}
+	if (instrument) {
+		args_push(&cc->instrument, "-DLIKELYPROF_INSTRUMENT");
+		args_push(&cc->instrument, "-include");
+		args_push(&cc->instrument,
+			  own(cc, lp_xstrfmt("%s/likelyprof.h", inc)));
+		if (m->pic && supports_tls_descriptors(&cc->compiler))
+			args_push(&cc->instrument, "-mtls-dialect=gnu2");
+	}
+	if (link && add_runtime(cc, lib)) {
+		status = LP_EXIT_ERROR;
+		goto out;
+	}
+	cc->colour = wants_colour(m);
+	if (m->preprocess || m->from_stdin || !instrument ||
+	    (m->compile_only && m->has_output &&
+	     m->sources + m->other_sources > 1)) {
+		/* one run: nothing to split, or gcc's own error to show */
+		status = run_whole(cc, instrument, link);
+	} else if (link) {
+		status = compile_and_link(cc);
+	} else {
+		const char *out = NULL;
+
+		for (i = 0; i < cc->argc; i++)
+			if (cc->kind[i] == ARG_OUTPUT)
+				out = cc->argv[i][2] ? cc->argv[i] + 2
+				      : i + 1 < cc->argc ? cc->argv[i + 1]
+							 : NULL;
+		for (i = 0; i < cc->argc; i++) {
+			int st;
+
+			if (cc->kind[i] != ARG_SOURCE &&
+			    cc->kind[i] != ARG_OTHER_SRC)
+				continue;
+			st = compile_source(cc, i, out);
+			if (st && !status)
+				status = st;
+		}
+	}
+out:
+	scratch_remove(cc);
+	free(inc);
+	free(lib);
+	return status;
 }
 
 int cmd_cc(int argc, const char **argv)
 {
-	char *inc, *lib, *header, *libflag, *rpath, *archive;
-	char *compiler_words = NULL;
 	const char *name = argv[0];
-	struct args plain = { NULL, 0, 0 }, full = { NULL, 0, 0 };
-	struct mode m;
-	int i, instrument, link, status;
-	const char *tmpdir = getenv("TMPDIR");
-	char *tmpl;
-	int err_fd;
+	int reentered = getenv(LP_CC_MARKER) != NULL;
+	int is_cc = !strcmp(name, "cc"), is_cxx = !strcmp(name, "c++");
+	struct cc cc;
+	char *words = NULL, *found = NULL;
+	size_t i;
+	int status;
 
-	if (lp_wants_help(argc, argv) && (!strcmp(name, "cc") ||
-					  !strcmp(name, "c++"))) {
-		fputs(usage_cc, stdout);
+	if (lp_wants_help(argc, argv) && (is_cc || is_cxx)) {
+		fputs(is_cc ? usage_cc : usage_cxx, stdout);
 		return LP_EXIT_OK;
 	}
-	if (!strcmp(name, "cc"))
-		compiler_words = push_compiler(&plain, "CC", "cc");
-	else if (!strcmp(name, "c++"))
-		compiler_words = push_compiler(&plain, "CXX", "c++");
-	else
-		args_push(&plain, name);
+	memset(&cc, 0, sizeof(cc));
 	argc--;
 	argv++;
-
-	scan_args(argc, argv, &m);
-	instrument = !m.info_only && m.inputs && !m.preprocessed_input;
-	link = !m.info_only && m.inputs && !m.compile_only;
-	if (!instrument && !link) {
-		for (i = 0; i < argc; i++)
-			args_push(&plain, argv[i]);
-		execvp(plain.v[0], (char *const *)plain.v);
-		lp_die("cannot run '%s': %s", plain.v[0], strerror(errno));
-	}
-
-	/* owned until the compiler has run, which is until we exit */
-	find_dirs(&inc, &lib);
-	header = lp_xstrfmt("%s/likelyprof.h", inc);
-	libflag = lp_xstrfmt("-L%s", lib);
-	rpath = lp_xstrfmt("-Wl,-rpath,%s", lib);
-	archive = lp_xstrfmt("%s/liblikelyprof.a", lib);
-
-	for (i = 0; i < (int)plain.n; i++)
-		args_push(&full, plain.v[i]);
-	if (instrument) {
-		args_push(&full, "-DLIKELYPROF_INSTRUMENT");
-		args_push(&full, "-include");
-		args_push(&full, header);
-		if (m.pic && supports_tls_descriptors(&plain))
-			args_push(&full, "-mtls-dialect=gnu2");
-	}
-	for (i = 0; i < argc; i++) {
-		args_push(&full, argv[i]);
-		args_push(&plain, argv[i]);
-	}
-	if (link) {
-		/*
-		 * After the user's objects, so the linker has seen the
-		 * references; --no-as-needed because a program whose only
-		 * sites sit in a shared library has no reference of its own.
-		 * The plain command links the runtime too: other objects of
-		 * the program are instrumented.
-		 */
-		struct args *both[] = { &full, &plain };
-		size_t k;
-
-		for (k = 0; k < 2; k++) {
-			if (m.is_static) {
-				args_push(both[k], archive);
-			} else {
-				args_push(both[k], libflag);
-				args_push(both[k], rpath);
-				args_push(both[k],
-					  "-Wl,--push-state,--no-as-needed");
-				args_push(both[k], "-llikelyprof");
-				args_push(both[k], "-Wl,--pop-state");
-			}
-			if (!m.nostdlib)
-				args_push(both[k], "-pthread");
-			args_push(both[k], "-ldl");
+	if (is_cc || is_cxx) {
+		words = compiler_from_env(&cc.compiler, is_cc ? "CC" : "CXX",
+					  is_cc ? "cc" : "c++", reentered);
+	} else {
+		/* launcher form: likelyprof [ccache] COMPILER args */
+		args_push(&cc.compiler, name);
+		if (in_list(base_name(name), launchers) && argc &&
+		    argv[0][0] != '-') {
+			args_push(&cc.compiler, argv[0]);
+			argc--;
+			argv++;
 		}
 	}
-	if (!instrument) {
-		status = run(&full, -1);
-		goto out;
-	}
+	found = find_program(cc.compiler.v[0]);
+	cc.compiler.v[0] = found;
+	if (setenv(LP_CC_MARKER, "1", 1))
+		return lp_error("cannot set %s: %s", LP_CC_MARKER,
+				strerror(errno)) ? LP_EXIT_ERROR : 0;
 
-	/*
-	 * Hold the diagnostics back only until we know whether the file-scope
-	 * retry is needed.  Colour survives the detour when stderr is a
-	 * terminal.
-	 */
-	if (isatty(2)) {
-		args_push(&full, "-fdiagnostics-color=always");
-		args_push(&plain, "-fdiagnostics-color=always");
-	}
-	tmpl = lp_xstrfmt("%s/likelyprof-cc-XXXXXX",
-			  tmpdir && *tmpdir ? tmpdir : "/tmp");
-	err_fd = mkstemp(tmpl);
-	if (err_fd >= 0)
-		unlink(tmpl);
-	free(tmpl);
-	if (err_fd < 0) {
-		status = run(&full, -1);
-		goto out;
-	}
-	status = run(&full, err_fd);
-	if (status && file_scope_failure(err_fd)) {
-		lp_note("%s: __builtin_expect outside a function; "
-			"compiled without profiling", source_name(argc, argv));
-		status = run(&plain, -1);
-	} else {
-		replay_diagnostics(err_fd);
-	}
-	close(err_fd);
-out:
-	free(full.v);
-	free(plain.v);
-	free(compiler_words);
-	free(inc);
-	free(lib);
-	free(header);
-	free(libflag);
-	free(rpath);
-	free(archive);
+	cc.argc = argc;
+	cc.argv = argv;
+	cc.kind = lp_xcalloc((size_t)argc + 1, sizeof(*cc.kind));
+	cc.lang = lp_xcalloc((size_t)argc + 1, sizeof(*cc.lang));
+	scan_args(argc, argv, cc.kind, cc.lang, &cc.m);
+	/* reached from the compiler we ran: the outer run instruments */
+	status = reentered ? run_whole(&cc, 0, 0) : run_command(&cc);
+
+	free(cc.kind);
+	free(cc.lang);
+	free(cc.compiler.v);
+	free(cc.instrument.v);
+	free(cc.link.v);
+	for (i = 0; i < cc.nowned; i++)
+		free(cc.owned[i]);
+	free(found);
+	free(words);
 	return status;
 }

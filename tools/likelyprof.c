@@ -68,8 +68,10 @@ static const struct cmd *find_command(const char *name)
  */
 static int looks_like_compiler(const char *arg)
 {
+	/* and the launchers that take a compiler: likelyprof ccache cc */
 	static const char *const names[] = {
-		"gcc", "g++", "clang", "clang++", "cc", "c++", "c89", "c99"
+		"gcc", "g++", "clang", "clang++", "cc", "c++", "c89", "c99",
+		"ccache", "sccache", "distcc", "icecc"
 	};
 	const char *base = strrchr(arg, '/');
 	size_t i;
@@ -156,11 +158,36 @@ static int check_stdout(int status)
 	return status;
 }
 
+/*
+ * A name that is itself a compiler, for CC= and CMAKE_C_COMPILER= (which
+ * take no subcommand): likelyprof-cc and likelyprof-c++ are `likelyprof
+ * cc` and `likelyprof c++`; likelyprof-gcc-12 is `likelyprof gcc-12`; a
+ * link named gcc in a folder put first in PATH (as ccache's masquerade
+ * folder does) is `likelyprof gcc`, and runs the next gcc in PATH.  NULL
+ * for the command's own name.
+ */
+static const char *compiler_name(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+
+	base = base ? base + 1 : argv0;
+	if (!strncmp(base, "likelyprof-", 11) && base[11])
+		return base + 11;
+	if (!strncmp(base, "likelyprof", 10) || !*base)
+		return NULL;
+	return base;
+}
+
 int main(int argc, char **argv)
 {
 	const char **args = (const char **)argv;
 	const struct cmd *cmd;
+	const char *compiler = compiler_name(args[0]);
 
+	if (compiler) {
+		args[0] = compiler;
+		return check_stdout(cmd_cc(argc, args));
+	}
 	if (argc < 2) {
 		print_usage(stderr);
 		return LP_EXIT_ERROR;
@@ -187,6 +214,9 @@ int main(int argc, char **argv)
 		return cmd_cc(argc - 1, args + 1);
 	if (args[1][0] == '-') {
 		fprintf(stderr, "likelyprof: unknown option '%s'\n", args[1]);
+		/* CMAKE_C_COMPILER=likelyprof runs us with compiler options */
+		fputs("as the compiler itself (CC=, CMAKE_C_COMPILER=), name "
+		      "likelyprof-cc or likelyprof-c++\n", stderr);
 		fputs(usage_text, stderr);
 		return LP_EXIT_ERROR;
 	}

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 cd "$SCRATCH" || exit 1
-$LIKELYPROF cc -O2 -Wall -Wextra -Werror $(san_flags) \
+$LIKELYPROF cc -O2 -Wall -Wextra -Werror $(san_flags) -I"$ROOT/include" \
 	"$E2E_DIR/runtime/faults.c" -o faults || { fail "build failed"; finish; }
 
 # counts N -> "correct incorrect" of work(N): i % 4 == 0 is incorrect

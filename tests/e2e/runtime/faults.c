@@ -13,6 +13,9 @@
 
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/* the API; a plain build of this file must compile too */
+#include <likelyprof.h>
+
 static unsigned long hits;
 
 /* one site; i % 4 == 0 is the "incorrect" quarter */
