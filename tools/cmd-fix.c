@@ -116,21 +116,17 @@ static char *maybe_folded(const struct fix_state *st, size_t i)
 {
 	const struct lp_place *pl = &st->places[i];
 	const struct lp_judged *s = &st->in.sites.v[i];
-	const struct lp_lexed *lx = &pl->file->lx;
-	size_t from[8], to[8];
+	size_t from, to;
 	const char *where;
 	char *fn, *why = NULL;
-	int n;
 
 	if ((st->in.sites.origin != LP_ORIGIN_KERNEL &&
 	     st->in.sites.origin != LP_ORIGIN_KERNEL_ALL) ||
 	    s->j.total.correct || s->j.total.constant || pl->macro)
 		return NULL;
-	n = lp_tok_args(lx, pl->tok + 1, from, to, 8);
-	if (n <= pl->hint->cond_arg)
+	if (lp_place_condition(pl, &from, &to))
 		return NULL;
-	fn = lp_condition_call(lx, from[pl->hint->cond_arg],
-			       to[pl->hint->cond_arg]);
+	fn = lp_condition_call(&pl->file->lx, from, to);
 	if (fn && (where = lp_tree_constant_function(st->tree, fn)))
 		why = lp_xstrfmt("its condition calls %s(), which returns a "
 				 "constant in '%s': the branch may have been "
@@ -802,29 +798,14 @@ static long long patch_date(void)
 	return (long long)time(NULL);
 }
 
-/*
- * What @t's condition tests, without the negations and parentheses
- * around it: seed 003's likely(!(worker->flags & WORKER_NOT_RUNNING))
- * and unlikely(worker->flags & WORKER_NOT_RUNNING) test one thing.
- */
+/* What @t's condition tests: see lp_place_condition(). */
 static char *tested(const struct target *t)
 {
-	const struct lp_lexed *lx = &t->file->lx;
-	size_t from[8], to[8], a, b;
-	int n = lp_tok_args(lx, t->tok + 1, from, to, 8);
+	size_t from, to;
 
-	if (n <= t->pl->hint->cond_arg)
+	if (lp_place_condition(t->pl, &from, &to))
 		return NULL;
-	a = from[t->pl->hint->cond_arg];
-	b = to[t->pl->hint->cond_arg];
-	while (a < b &&
-	       (lp_tok_is(lx, a, "!") ||
-		(lp_tok_is(lx, a, "(") && lx->tok[a].match == b - 1))) {
-		if (lp_tok_is(lx, a, "("))
-			b--;
-		a++;
-	}
-	return a < b ? lp_tok_text(lx, a, b) : NULL;
+	return lp_tok_text(&t->file->lx, from, to);
 }
 
 static int cmp_patch(const void *pa, const void *pb)

@@ -595,6 +595,17 @@ int lp_tok_is(const struct lp_lexed *lx, size_t i, const char *s)
 	return skip_splices(&c, p) >= t->end;
 }
 
+int lp_tok_is_any(const struct lp_lexed *lx, size_t i,
+		  const char *const *set, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (lp_tok_is(lx, i, set[k]))
+			return 1;
+	return 0;
+}
+
 /* Appends token @i's spelling to @out at @n; @out has room. */
 static size_t spell(const struct lp_lexed *lx, size_t i, char *out)
 {

@@ -74,6 +74,10 @@ unsigned lp_lex_line_of(const struct lp_lexed *lx, size_t off);
 /* True when token @i is spelled @s (backslash-newlines ignored). */
 int lp_tok_is(const struct lp_lexed *lx, size_t i, const char *s);
 
+/* True when token @i is spelled as one of the @n words of @set. */
+int lp_tok_is_any(const struct lp_lexed *lx, size_t i,
+		  const char *const *set, size_t n);
+
 /* Token @i's spelling without backslash-newlines; the caller frees it. */
 char *lp_tok_dup(const struct lp_lexed *lx, size_t i);
 

@@ -488,6 +488,33 @@ static void align(struct lp_tree *t, const struct lp_judged_list *J,
 }
 
 /*
+ * The drift of @f's lines since the profile, as the placed site nearest
+ * to @p shows it: one placed on good evidence, not in a macro.
+ * @return : 1 with *@shift set, or 0 when there is none.
+ */
+static int file_shift(const struct lp_judged_list *J,
+		      const struct lp_place *out, const struct lp_judged *p,
+		      const struct lp_srcfile *f, long *shift)
+{
+	long best = -1;
+	size_t k;
+
+	*shift = 0;
+	for (k = 0; k < J->nr; k++) {
+		long d = labs(J->v[k].line - p->line);
+
+		if (!out[k].placed || out[k].call_file != f || out[k].macro ||
+		    out[k].how >= LP_PLACED_NEIGHBOUR || &J->v[k] == p)
+			continue;
+		if (best < 0 || d < best) {
+			best = d;
+			*shift = (long)out[k].line - J->v[k].line;
+		}
+	}
+	return best >= 0;
+}
+
+/*
  * Pass 2: a site still unplaced takes the shift of the placed site of the
  * same file nearest to it, if that shift lands on exactly one annotation
  * of its function (give or take two lines).
@@ -505,24 +532,14 @@ static void align_by_neighbours(struct lp_tree *t,
 	for (i = 0; i < g->n; i++) {
 		const struct lp_judged *p = &J->v[g->idx[i]];
 		struct lp_place *pl = &out[g->idx[i]];
-		long best = -1, shift = 0;
+		long shift;
 		size_t hit = 0, nhit = 0;
+		int found;
 
 		if (pl->placed || final[g->idx[i]])
 			continue;
-		for (k = 0; k < J->nr; k++) {
-			long d;
-
-			if (!out[k].placed || out[k].call_file != g->file ||
-			    out[k].macro || out[k].how >= LP_PLACED_NEIGHBOUR)
-				continue;
-			d = labs(J->v[k].line - p->line);
-			if (best < 0 || d < best) {
-				best = d;
-				shift = (long)out[k].line - J->v[k].line;
-			}
-		}
-		for (k = 0; best >= 0 && k < S->nr; k++) {
+		found = file_shift(J, out, p, g->file, &shift);
+		for (k = 0; found && k < S->nr; k++) {
 			long at = p->line + shift;
 
 			if (at + 2 >= S->v[k].lo && at - 2 <= S->v[k].hi &&
@@ -671,30 +688,6 @@ static char *tie_reason(const struct weighed *a, const struct weighed *b)
 			  b->s->call_file->rel, b->s->lo);
 }
 
-/*
- * The drift of @f's lines since the profile, as the placed site nearest
- * to @p shows it (0 when none was placed on good evidence).
- */
-static long file_shift(const struct lp_judged_list *J,
-		       const struct lp_place *out, const struct lp_judged *p,
-		       const struct lp_srcfile *f)
-{
-	long best = -1, shift = 0;
-	size_t k;
-
-	for (k = 0; k < J->nr; k++) {
-		long d = labs(J->v[k].line - p->line);
-
-		if (!out[k].placed || out[k].call_file != f || out[k].macro ||
-		    out[k].how >= LP_PLACED_NEIGHBOUR || &J->v[k] == p)
-			continue;
-		if (best < 0 || d < best) {
-			best = d;
-			shift = (long)out[k].line - J->v[k].line;
-		}
-	}
-	return shift;
-}
 
 static void place_by_evidence(struct lp_tree *t,
 			      const struct lp_judged_list *J,
@@ -718,7 +711,8 @@ static void place_by_evidence(struct lp_tree *t,
 		if (!tail)
 			continue;
 		S = slots_of(t, fs, &t->files[i]);
-		shift = S->nr ? file_shift(J, out, p, &t->files[i]) : 0;
+		if (S->nr)
+			file_shift(J, out, p, &t->files[i], &shift);
 		for (k = 0; k < S->nr; k++) {
 			weigh(t, p, &S->v[k], tail, shift, kernel, &w);
 			if (!w.tier)
@@ -819,6 +813,30 @@ static void place_by_history(struct lp_tree *t, const struct lp_judged *p,
 		place_slot(pl, &S->v[hit], f, LP_PLACED_HISTORY, p);
 	free(pl->changed);
 	pl->changed = changed;
+}
+
+int lp_place_condition(const struct lp_place *pl, size_t *from, size_t *to)
+{
+	const struct lp_lexed *lx = &pl->file->lx;
+	size_t af[8], at[8], a, b;
+	int n = lp_tok_args(lx, pl->tok + 1, af, at, 8);
+
+	if (n <= pl->hint->cond_arg)
+		return -1;
+	a = af[pl->hint->cond_arg];
+	b = at[pl->hint->cond_arg];
+	while (a < b &&
+	       (lp_tok_is(lx, a, "!") ||
+		(lp_tok_is(lx, a, "(") && lx->tok[a].match == b - 1))) {
+		if (lp_tok_is(lx, a, "("))
+			b--;
+		a++;
+	}
+	if (a == b)
+		return -1;
+	*from = a;
+	*to = b;
+	return 0;
 }
 
 /* Turns the byte offsets of placed sites into token indices. */

@@ -137,9 +137,18 @@ char *lp_history_flipped(struct lp_tree *t, const struct lp_srcfile *f,
  */
 const char *lp_tree_constant_function(struct lp_tree *t, const char *name);
 
+/*! lp_place_condition() :
+ *  The tokens [*@from, *@to) of the condition that the placed, direct
+ *  annotation @pl tests, without the negations and parentheses around
+ *  it: seed 003's likely(!(worker->flags & WORKER_NOT_RUNNING)) and
+ *  unlikely(worker->flags & WORKER_NOT_RUNNING) test one thing.
+ *  @return : 0, or -1 when the call has no such argument.
+ */
+int lp_place_condition(const struct lp_place *pl, size_t *from, size_t *to);
+
 /*! lp_condition_call() :
  *  The name of the function that tokens [from, to) call when that call
- *  (or its negation) is all of them, to free; else NULL.
+ *  is all of them, to free; else NULL.
  */
 char *lp_condition_call(const struct lp_lexed *lx, size_t from, size_t to);
 

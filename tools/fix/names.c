@@ -30,12 +30,7 @@ int lp_tok_keyword(const struct lp_lexed *lx, size_t i)
 		"catch", "static_assert", "alignof", "_Alignof", "new",
 		"delete", "operator", "template", "requires",
 	};
-	size_t k;
-
-	for (k = 0; k < sizeof(kw) / sizeof(kw[0]); k++)
-		if (lp_tok_is(lx, i, kw[k]))
-			return 1;
-	return 0;
+	return lp_tok_is_any(lx, i, kw, sizeof(kw) / sizeof(kw[0]));
 }
 
 int lp_tok_live(const struct lp_lexed *lx, size_t i)
@@ -117,12 +112,7 @@ static int qualifier(const struct lp_lexed *lx, size_t k)
 		"const", "override", "final", "noexcept", "volatile", "&",
 		"&&", "mutable", "constexpr", "try",
 	};
-	size_t i;
-
-	for (i = 0; i < sizeof(q) / sizeof(q[0]); i++)
-		if (lp_tok_is(lx, k, q[i]))
-			return 1;
-	return 0;
+	return lp_tok_is_any(lx, k, q, sizeof(q) / sizeof(q[0]));
 }
 
 /*
@@ -667,19 +657,9 @@ const char *lp_tree_constant_function(struct lp_tree *t, const char *name)
 	return NULL;
 }
 
-/*
- * The function a condition calls when the call is all of it, as
- * "sched_info_on()" or "!sched_info_on()" are; NULL otherwise.
- */
+/* The function a condition calls when the call is all of it. */
 char *lp_condition_call(const struct lp_lexed *lx, size_t from, size_t to)
 {
-	while (from < to && (lp_tok_is(lx, from, "!") ||
-			     (lp_tok_is(lx, from, "(") &&
-			      lx->tok[from].match == to - 1))) {
-		if (lp_tok_is(lx, from, "("))
-			to--;
-		from++;
-	}
 	if (to - from < 3 || lx->tok[from].kind != LP_TOK_IDENT ||
 	    !lp_tok_is(lx, from + 1, "(") || lx->tok[from + 1].match != to - 1)
 		return NULL;

@@ -45,17 +45,6 @@ static int same_context(const struct lp_lexed *lx, size_t a, size_t b)
 	return !(x->flags & LP_TOKF_PP) || x->dir == y->dir;
 }
 
-static int is_any(const struct lp_lexed *lx, size_t i,
-		  const char *const *set, size_t n)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		if (lp_tok_is(lx, i, set[k]))
-			return 1;
-	return 0;
-}
-
 /*
  * Is the call [name, close] a whole operand, so that its condition can
  * stand there without parentheses?  @L and @R are the tokens around it.
@@ -84,8 +73,8 @@ static int whole_operand(const struct lp_lexed *lx, size_t name, size_t close)
 		return 1;
 	if (lp_tok_is(lx, L, "?") && lp_tok_is(lx, R, ":"))
 		return 1;
-	return is_any(lx, L, left, sizeof(left) / sizeof(left[0])) &&
-	       is_any(lx, R, right, sizeof(right) / sizeof(right[0]));
+	return lp_tok_is_any(lx, L, left, sizeof(left) / sizeof(left[0])) &&
+	       lp_tok_is_any(lx, R, right, sizeof(right) / sizeof(right[0]));
 }
 
 /* The condition of an if or while: a "!!" there is redundant. */
