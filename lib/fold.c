@@ -125,7 +125,8 @@ int lp_fold_spellings(const struct lp_spelling_key *keys, size_t n,
 		by[i] = &keys[i];
 		into[i] = i;
 	}
-	qsort(by, n, sizeof(*by), cmp_for_paths);
+	if (n > 1)
+		qsort(by, n, sizeof(*by), cmp_for_paths);
 	for (i = 0; i < n; i = j) {
 		int chain = 1;
 

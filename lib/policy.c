@@ -370,7 +370,8 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 	for (k = 0; k < out->nr; k++)
 		lp_policy_judge(pol, out->v[k].per, n, out->v[k].expect,
 				&out->v[k].j);
-	qsort(out->v, out->nr, sizeof(*out->v), cmp_site);
+	if (out->nr > 1)
+		qsort(out->v, out->nr, sizeof(*out->v), cmp_site);
 	ret = 0;
 out:
 	free(of);

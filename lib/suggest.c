@@ -73,7 +73,8 @@ int lp_suggest(struct lp_suggestions *out,
 	for (i = 0; i < n; i++)
 		for (k = 0; k < profs[i]->nr; k++)
 			rows[nr++] = &profs[i]->sites[k];
-	qsort(rows, nr, sizeof(*rows), cmp_row);
+	if (nr > 1)
+		qsort(rows, nr, sizeof(*rows), cmp_row);
 	for (i = 0; i < nr; i = j) {
 		const struct lp_prof_site *r = rows[i];
 		uint64_t taken = 0, not_taken = 0, constant = 0, evals;

@@ -429,7 +429,8 @@ int cmd_check(int argc, const char **argv)
 		}
 		n++;
 	}
-	qsort(e, n, sizeof(*e), cmp_entry);
+	if (n > 1)
+		qsort(e, n, sizeof(*e), cmp_entry);
 	if (sarif) {
 		print_sarif_head();
 		for (i = 0; i < n; i++) {

@@ -218,7 +218,8 @@ static void decide(struct fix_state *st)
 				    st->places[i].reason : "not found");
 		}
 	}
-	qsort_r(order, n, sizeof(size_t), cmp_place, st->places);
+	if (n > 1)
+		qsort_r(order, n, sizeof(size_t), cmp_place, st->places);
 	for (i = 0; i < n; i = k) {
 		const struct lp_place *pl = &st->places[order[i]];
 		size_t fine = 0, flip = 0, change = 0, m;
@@ -850,7 +851,8 @@ static void assign_patches(struct fix_state *st)
 	for (i = 0; i < st->nt; i++)
 		free(key[i]);
 	free(key);
-	qsort(st->t, st->nt, sizeof(*st->t), cmp_patch);
+	if (st->nt > 1)
+		qsort(st->t, st->nt, sizeof(*st->t), cmp_patch);
 }
 
 /* The patches, each with its files and their edits in path order. */
@@ -869,7 +871,8 @@ static int print_series(struct fix_state *st, const char *src)
 			lp_xstrdup(st->t[k].subsystem) :
 			lp_subsystem(src, st->t[i].file->rel, git);
 	}
-	qsort(st->t, st->nt, sizeof(*st->t), cmp_target);
+	if (st->nt > 1)
+		qsort(st->t, st->nt, sizeof(*st->t), cmp_target);
 	assign_patches(st);
 	for (i = 0; i < st->nt; i = k) {
 		struct target **group = NULL;
@@ -945,7 +948,8 @@ static int apply_all(struct fix_state *st)
 	size_t n = 0, i, k;
 	int ret;
 
-	qsort(st->t, st->nt, sizeof(*st->t), cmp_target_file);
+	if (st->nt > 1)
+		qsort(st->t, st->nt, sizeof(*st->t), cmp_target_file);
 	for (i = 0; i < st->nt; i = k) {
 		struct lp_edits all = LP_EDITS_INIT;
 

@@ -208,7 +208,8 @@ static void print_lcov(struct lp_kernel_key *rows, size_t nr)
 	struct lcov_file lf = { NULL, 0, 0, 0, 0, 0, 0 };
 	size_t i, block = 0;
 
-	qsort(rows, nr, sizeof(*rows), cmp_lcov);
+	if (nr > 1)
+		qsort(rows, nr, sizeof(*rows), cmp_lcov);
 	fputs("TN:\n", stdout);
 	for (i = 0; i < nr; i++) {
 		const struct lp_prof_site *s = rows[i].site;

@@ -408,7 +408,8 @@ static void read_name_defines(struct lp_tree *t)
 			f->buf = NULL;
 		}
 	}
-	qsort(t->defnames, t->ndefnames, sizeof(char *), cmp_str);
+	if (t->ndefnames)	/* qsort's base may not be NULL */
+		qsort(t->defnames, t->ndefnames, sizeof(char *), cmp_str);
 }
 
 int lp_tree_defines(struct lp_tree *t, const char *name)
