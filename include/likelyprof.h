@@ -374,6 +374,12 @@ static void lp__unit_unload(void)
 } /* extern "C" */
 #endif
 
+#ifdef LIKELYPROF_TLS_INITIAL_EXEC
+#define LP_TLS_MODEL_ __attribute__((tls_model("initial-exec")))
+#else
+#define LP_TLS_MODEL_
+#endif
+
 #define LP_CAT_(a, b) a##b
 #define LP_CAT(a, b) LP_CAT_(a, b)
 
@@ -505,8 +511,8 @@ static void lp__unit_unload(void)
 		__attribute__((section("lp_sites"), aligned(8))) = {          \
 			__FILE__, __func__, #e, __BASE_FILE__, expect,       \
 			__LINE__, LP_SITE_ABI };                             \
-		static __thread struct lp_counter LP_CAT(lp__ctr_, n) =      \
-			LP_COUNTER_INIT;                                     \
+		static __thread struct lp_counter LP_CAT(lp__ctr_, n)        \
+			LP_TLS_MODEL_ = LP_COUNTER_INIT;                     \
 		long LP_CAT(lp__val_, n) = (val);                            \
 		LP_COUNT_##kind##_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), \
 			  (long)(c),                                         \

@@ -478,9 +478,9 @@ static void push_words(struct args *a, char *s)
 
 /*
  * The compiler for `likelyprof cc`: the words of $CC ("gcc -m32",
- * "ccache gcc").  Whatever leads to likelyprof is dropped with all before
- * it: in CC="ccache likelyprof cc", ccache has already run us, and what
- * follows us (our subcommand) names no compiler.  @a gets the words; the
+ * "ccache gcc").  A $CC that leads to likelyprof names no compiler: in
+ * CC="ccache likelyprof cc", ccache has already run us, and what follows
+ * us is our subcommand and arguments; the default compiler is taken.  @a gets the words; the
  * return value holds them and is freed when @a is done.
  */
 static char *compiler_from_env(struct args *a, const char *var,
@@ -497,11 +497,12 @@ static char *compiler_from_env(struct args *a, const char *var,
 		for (i = 0; i < words.n; i++)
 			if (names_likelyprof(words.v[i]))
 				start = i + 1;
-		if (start && start < words.n &&
-		    (!strcmp(words.v[start], "cc") ||
-		     !strcmp(words.v[start], "c++")))
-			start++;
-		for (i = start; i < words.n; i++)
+		/*
+		 * CC="likelyprof cc -O2": the words after us are our own
+		 * arguments, which the shell already gave us, not a
+		 * compiler.
+		 */
+		for (i = 0; !start && i < words.n; i++)
 			args_push(a, words.v[i]);
 	}
 	if (!a->n)

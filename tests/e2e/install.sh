@@ -8,8 +8,13 @@
 dest=$SCRATCH/dest
 prefix=/opt/lp
 # a sanitized build would need its runtime at install time too: the plain
-# tree is what gets installed
-make -s -C "$ROOT" OUT=. OBJ=build/obj install PREFIX=$prefix DESTDIR="$dest" \
+# tree is what gets installed, with none of the flags of the make that
+# runs this test (MAKEFLAGS carries its command-line CFLAGS)
+plain_make() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u CFLAGS -u LDFLAGS \
+		make -s -C "$ROOT" OUT=. OBJ=build/obj "$@"
+}
+plain_make install PREFIX=$prefix DESTDIR="$dest" \
 	> "$SCRATCH/install.log" 2>&1 || { fail "make install failed"; cat "$SCRATCH/install.log"; finish; }
 for f in bin/likelyprof include/likelyprof.h lib/liblikelyprof.a \
 	 lib/liblikelyprof.so lib/liblikelyprof.so.0 \
@@ -31,7 +36,7 @@ env -u LIKELYPROF_INCLUDE_DIR -u LIKELYPROF_LIB_DIR \
 	"$dest$prefix/bin/likelyprof" run -- ./p 2> run.err || fail "run failed"
 grep -q "1 sites" run.err || fail "installed run: $(cat run.err)"
 
-make -s -C "$ROOT" OUT=. OBJ=build/obj uninstall PREFIX=$prefix DESTDIR="$dest" \
+plain_make uninstall PREFIX=$prefix DESTDIR="$dest" \
 	> /dev/null 2>&1 || fail "make uninstall failed"
 left=$(find "$dest" -type f | head -5)
 [ -z "$left" ] || fail "left after uninstall: $left"

@@ -8,6 +8,8 @@ ok() { nm "$1" | grep -q lp__unit_load && echo "$2: ok"; }
 CC="$LIKELYPROF cc" timeout 20 $LIKELYPROF cc m.c -o m1 && ok m1 "CC=likelyprof cc"
 CC="ccache $LIKELYPROF cc" CCACHE_DISABLE=1 timeout 20 $LIKELYPROF cc m.c -o m2 &&
 	ok m2 "CC=ccache likelyprof cc"
+CC="$LIKELYPROF cc -DEXTRA=1" timeout 20 $LIKELYPROF cc -DEXTRA=1 m.c -o m8 &&
+	ok m8 "CC=likelyprof cc with flags"
 printf '#!/bin/sh\nexec "%s" cc "$@"\n' "$LIKELYPROF" > mycc
 chmod +x mycc
 CC=$PWD/mycc timeout 20 $LIKELYPROF cc m.c -o m3 && ok m3 "CC=script calling likelyprof"
