@@ -197,7 +197,9 @@ LP_API int likelyprof_reset(void);
  * their layout is versioned by LP_SITE_ABI so a runtime can refuse records
  * from a header it does not know.
  */
-#define LP_SITE_ABI 1
+#define LP_SITE_ABI 2
+/* ABI 1 counted a folded evaluation in both correct and constant. */
+#define LP_SITE_ABI_BOTH_ 1
 
 /*
  * A reference to a symbol that only the runtime defines, whose name is
@@ -264,7 +266,7 @@ __extension__ typedef unsigned long long lp_count_t;  /* C89 has no long long */
 			  LP_COUNTER_ARMED }
 struct lp_counter {
 	const struct lp_site *site;
-	lp_count_t correct;    /* value == expected; constants too */
+	lp_count_t correct;    /* value == expected, not folded */
 	lp_count_t incorrect;  /* value != expected */
 	lp_count_t constant;   /* condition was a constant */
 };
@@ -374,6 +376,15 @@ static void lp__unit_unload(void)
 } /* extern "C" */
 #endif
 
+/*
+ * Shared-library code (-fPIC) reaches a thread-local variable through
+ * __tls_get_addr or a TLS descriptor call, once per variable and basic
+ * block: one call per site in a function like free().  The initial-exec
+ * model makes it one load from the GOT, which the compiler hoists, and
+ * then the increment; the price is static TLS, which a module dlopen()ed
+ * late may not get (doc/DESIGN.md, "Shared libraries").  likelyprof cc
+ * defines this for -fPIC code unless LIKELYPROF_TLS=dynamic.
+ */
 #ifdef LIKELYPROF_TLS_INITIAL_EXEC
 #define LP_TLS_MODEL_ __attribute__((tls_model("initial-exec")))
 #else
@@ -403,8 +414,7 @@ static void lp__unit_unload(void)
 #define LP_COUNT_(ctr, v, c, is_const, enter)                           \
 	do {                                                            \
 		if (is_const) {                                         \
-			if ((__builtin_expect)(LP_INC_((ctr).constant), 0) \
-			    | (__builtin_expect)(LP_INC_((ctr).correct), 0)) \
+			if ((__builtin_expect)(LP_INC_((ctr).constant), 0)) \
 				enter;                                  \
 		} else if ((v) == (c)) {                                \
 			LP_PIN_(v, c);                                  \
@@ -560,8 +570,7 @@ static void lp__unit_unload(void)
 #undef LP_COUNT_
 #define LP_COUNT_(ctr, v, c, is_const, enter)                           \
 	((is_const) ?                                                   \
-	 (((__builtin_expect)(LP_INC_((ctr).constant), 0) |             \
-	   (__builtin_expect)(LP_INC_((ctr).correct), 0)) ?             \
+	 ((__builtin_expect)(LP_INC_((ctr).constant), 0) ?              \
 	  (enter) : (void)0) :                                          \
 	 ((v) == (c)) ?                                                 \
 	 ((void)LP_PIN_(v, c),                                          \
@@ -597,11 +606,11 @@ static void lp__unit_unload(void)
 namespace {
 template <int N> struct lp__slot {
 	static struct lp_site site;
-	static __thread struct lp_counter counter;
+	static __thread struct lp_counter counter LP_TLS_MODEL_;
 };
 template <int N> struct lp_site lp__slot<N>::site;
-template <int N> __thread struct lp_counter lp__slot<N>::counter =
-	LP_COUNTER_INIT;
+template <int N> __thread struct lp_counter lp__slot<N>::counter
+	LP_TLS_MODEL_ = LP_COUNTER_INIT;
 
 /* Builds the record only on the cold path, from constant arguments. */
 template <int N>

@@ -1285,9 +1285,18 @@ static const char *plain_func(const char *func)
 static void sink_one(struct lp_sink *sink, const struct lp_site *s,
 		     const struct lp_cell *c, unsigned long long *count)
 {
-	if (s->abi != LP_SITE_ABI)
+	unsigned long long correct = c->sum[C_CORRECT];
+
+	/*
+	 * A folded evaluation of a hint counts once, as constant; the kernel
+	 * counts it as correct too, and so does the profile.  An "if" of
+	 * all-branches mode counts a folded one by its value as well.
+	 */
+	if (s->abi != LP_SITE_ABI && s->abi != LP_SITE_ABI_BOTH_)
 		return;
-	lp_sink_site(sink, c->sum[C_CORRECT], c->sum[C_INCORRECT],
+	if (s->abi == LP_SITE_ABI && s->expect != LP_EXPECT_IF)
+		correct += c->sum[C_CONSTANT];
+	lp_sink_site(sink, correct, c->sum[C_INCORRECT],
 		     c->sum[C_CONSTANT], s->expect, s->file, (long)s->line,
 		     plain_func(s->func), s->unit, s->cond);
 	(*count)++;

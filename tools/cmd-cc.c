@@ -480,8 +480,9 @@ static void push_words(struct args *a, char *s)
  * The compiler for `likelyprof cc`: the words of $CC ("gcc -m32",
  * "ccache gcc").  A $CC that leads to likelyprof names no compiler: in
  * CC="ccache likelyprof cc", ccache has already run us, and what follows
- * us is our subcommand and arguments; the default compiler is taken.  @a gets the words; the
- * return value holds them and is freed when @a is done.
+ * us is our subcommand and arguments; the default compiler is taken.
+ * @a gets the words; the return value holds them and is freed when @a is
+ * done.
  */
 static char *compiler_from_env(struct args *a, const char *var,
 			       const char *dflt, int reentered)
@@ -557,12 +558,30 @@ static int run(const struct args *a, int out_fd, int err_fd)
 
 /*
  * Shared-library code reaches thread-local storage through
- * __tls_get_addr, and gcc calls it at every counter access.  With TLS
- * descriptors (-mtls-dialect=gnu2) gcc computes the address once per
- * function and each evaluation is again one increment; the dialect only
+ * __tls_get_addr, and gcc calls it at every counter access.  By default
+ * the counters of -fPIC code take the initial-exec model (one GOT load,
+ * hoisted, per site; see likelyprof.h).  LIKELYPROF_TLS=dynamic, for
+ * modules that are dlopen()ed late, keeps dynamic TLS; there TLS
+ * descriptors (-mtls-dialect=gnu2) let gcc compute the module's base once
+ * per basic block instead of calling at every access.  The dialect only
  * changes how TLS is addressed, so the project's own code is unaffected.
  * clang 14 knows no such option, hence the probe.
  */
+static int tls_setting_valid(void)
+{
+	const char *tls = getenv("LIKELYPROF_TLS");
+
+	return !tls || !*tls || !strcmp(tls, "initial-exec") ||
+	       !strcmp(tls, "dynamic");
+}
+
+static int pic_tls_initial_exec(void)
+{
+	const char *tls = getenv("LIKELYPROF_TLS");
+
+	return !tls || strcmp(tls, "dynamic") != 0;
+}
+
 static int supports_tls_descriptors(const struct args *compiler)
 {
 	struct args probe = ARGS_INIT;
@@ -966,7 +985,10 @@ static int run_command(struct cc *cc)
 		args_push(&cc->instrument, "-include");
 		args_push(&cc->instrument,
 			  own(cc, lp_xstrfmt("%s/likelyprof.h", inc)));
-		if (m->pic && supports_tls_descriptors(&cc->compiler))
+		if (m->pic && pic_tls_initial_exec())
+			args_push(&cc->instrument,
+				  "-DLIKELYPROF_TLS_INITIAL_EXEC");
+		else if (m->pic && supports_tls_descriptors(&cc->compiler))
 			args_push(&cc->instrument, "-mtls-dialect=gnu2");
 	}
 	if (link && add_runtime(cc, lib)) {
@@ -1020,6 +1042,12 @@ int cmd_cc(int argc, const char **argv)
 	if (lp_wants_help(argc, argv) && (is_cc || is_cxx)) {
 		fputs(is_cc ? usage_cc : usage_cxx, stdout);
 		return LP_EXIT_OK;
+	}
+	if (!tls_setting_valid()) {
+		lp_error("LIKELYPROF_TLS is '%s'; it may be 'initial-exec' "
+			 "(the default) or 'dynamic'",
+			 getenv("LIKELYPROF_TLS"));
+		return LP_EXIT_ERROR;
 	}
 	memset(&cc, 0, sizeof(cc));
 	argc--;

@@ -239,6 +239,31 @@ static void explain_missing(const char *prog, int files, int started,
 	}
 }
 
+/*
+ * Counters of -fPIC code use the initial-exec TLS model (doc/DESIGN.md,
+ * "Shared libraries"): a module dlopen()ed late takes its counters from
+ * the static TLS that glibc keeps spare, 1.6 KiB by default, about 50
+ * sites.  Under `run` glibc keeps more (LP_STATIC_TLS_SURPLUS, enough
+ * for some 2,000 sites), unless the user's GLIBC_TUNABLES says how much.
+ * Each thread's stack gives up as much.
+ */
+#define LP_STATIC_TLS_SURPLUS "65536"
+static void reserve_static_tls(void)
+{
+	const char *key = "glibc.rtld.optional_static_tls";
+	const char *old = getenv("GLIBC_TUNABLES");
+	char *val;
+
+	if (old && strstr(old, key))
+		return;
+	val = old && *old ? lp_xstrfmt("%s:%s=%s", old, key,
+				       LP_STATIC_TLS_SURPLUS)
+			  : lp_xstrfmt("%s=%s", key, LP_STATIC_TLS_SURPLUS);
+	if (setenv("GLIBC_TUNABLES", val, 1))
+		lp_warning("cannot set GLIBC_TUNABLES: %s", strerror(errno));
+	free(val);
+}
+
 int cmd_run(int argc, const char **argv)
 {
 	const char *out = NULL, *base;
@@ -307,6 +332,7 @@ int cmd_run(int argc, const char **argv)
 	    setenv("LIKELYPROF_RUN", tmpdir, 1))
 		lp_die("cannot set LIKELYPROF_FILE: %s", strerror(errno));
 	free(pattern);
+	reserve_static_tls();
 	/* orphans of the program (daemons) are handed to us, not to init */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 
