@@ -25,3 +25,89 @@ say() {
 have() {
 	command -v "$1" >/dev/null 2>&1
 }
+
+# --- building
+
+# The wrapper when it is built, so the variant is what users get; else the
+# flags it adds (tools/cmd-cc.c), so that the runtime alone suffices.
+if [ -x "${LIKELYPROF:-}" ]; then
+	lp_how="built with \`likelyprof cc\`"
+else
+	lp_how="built with \`-DLIKELYPROF_INSTRUMENT -include likelyprof.h\`,
+  the flags of \`likelyprof cc\` (the command was not built)"
+fi
+
+lp_cc() {
+	compiler=$1
+	shift
+	if [ -x "${LIKELYPROF:-}" ]; then
+		CC=$compiler "$LIKELYPROF" cc "$@"
+		return
+	fi
+	case " $* " in
+	*" -fPIC "*) set -- -DLIKELYPROF_TLS_INITIAL_EXEC "$@" ;;
+	esac
+	"$compiler" -DLIKELYPROF_INSTRUMENT \
+		-include "$LIKELYPROF_INCLUDE_DIR/likelyprof.h" "$@" \
+		-L"$LIKELYPROF_LIB_DIR" -Wl,-rpath,"$LIKELYPROF_LIB_DIR" \
+		-Wl,--no-as-needed -llikelyprof -ldl
+}
+
+compiler_of() {
+	case $1 in
+	clang-*) echo "$BENCH_CLANG" ;;
+	*) echo "$BENCH_GCC" ;;
+	esac
+}
+
+plain_of() {
+	case $1 in
+	clang-*) echo clang-plain ;;
+	*) echo gcc-plain ;;
+	esac
+}
+
+# --- timing
+
+# The helpers of the parts that time variants (named COMPILER-KIND, as
+# gcc-plain) against the plain build of the same compiler.  A part sets
+# $times, a file of lines "VARIANT THREADS WALL CPU".
+
+# field KEY FILE: the value of the line "KEY value".
+field() {
+	sed -n "s/^$1 //p" "$2"
+}
+
+# Reads numbers, one a line; prints "median min max".
+summary() {
+	sort -n | awk '{ a[NR] = $1 }
+		END {
+			if (!NR)
+				exit 1
+			if (NR % 2)
+				m = a[(NR + 1) / 2]
+			else
+				m = (a[NR / 2] + a[NR / 2 + 1]) / 2
+			print m, a[1], a[NR]
+		}'
+}
+
+# spread VARIANT THREADS [COLUMN]: "median min max" of the timed runs;
+# COLUMN 3 (the default) is wall-clock time, 4 CPU time.
+spread() {
+	awk -v v="$1" -v t="$2" -v c="${3:-3}" \
+		'$1 == v && $2 == t { print $c }' "$times" | summary
+}
+
+# r VARIANT THREADS [COLUMN]: ratio of the medians to the plain build's.
+r() {
+	set -- "$(spread "$1" "$2" "${3:-3}")" \
+		"$(spread "$(plain_of "$1")" "$2" "${3:-3}")"
+	awk -v a="${1%% *}" -v b="${2%% *}" 'BEGIN { printf "%.2f", a / b }'
+}
+
+# is A OP B, for decimals
+is() {
+	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
+		exit !(op == "<=" ? a <= b : a < b) }'
+}

@@ -61,42 +61,6 @@ fi
 
 # --- building
 
-# The wrapper when it is built, so the variant is what users get; else the
-# flags it adds (tools/cmd-cc.c), so that the runtime alone suffices.
-if [ -x "${LIKELYPROF:-}" ]; then
-	lp_how="built with \`likelyprof cc\`"
-else
-	lp_how="built with \`-DLIKELYPROF_INSTRUMENT -include likelyprof.h\`,
-  the flags of \`likelyprof cc\` (the command was not built)"
-fi
-
-lp_cc() {
-	compiler=$1
-	shift
-	if [ -x "${LIKELYPROF:-}" ]; then
-		CC=$compiler "$LIKELYPROF" cc "$@"
-		return
-	fi
-	"$compiler" -DLIKELYPROF_INSTRUMENT \
-		-include "$LIKELYPROF_INCLUDE_DIR/likelyprof.h" "$@" \
-		-L"$LIKELYPROF_LIB_DIR" -Wl,-rpath,"$LIKELYPROF_LIB_DIR" \
-		-Wl,--no-as-needed -llikelyprof -ldl
-}
-
-compiler_of() {
-	case $1 in
-	clang-*) echo "$BENCH_CLANG" ;;
-	*) echo "$BENCH_GCC" ;;
-	esac
-}
-
-plain_of() {
-	case $1 in
-	clang-*) echo clang-plain ;;
-	*) echo gcc-plain ;;
-	esac
-}
-
 build() {
 	v=$1
 	cc=$(compiler_of "$v")
@@ -131,11 +95,6 @@ for v in count $variants; do
 done
 
 # --- the reference: checksum and number of evaluations
-
-# field KEY FILE: the value of the line "KEY value".
-field() {
-	sed -n "s/^$1 //p" "$2"
-}
 
 # reference THREADS KIB PASSES: sets ref_sum and ref_evals.
 reference() {
@@ -253,34 +212,6 @@ objdump -d --no-show-raw-insn -l "$bin/gcc-likelyprof" 2>/dev/null |
 
 # --- the report
 
-# Reads numbers, one a line; prints "median min max".
-summary() {
-	sort -n | awk '{ a[NR] = $1 }
-		END {
-			if (!NR)
-				exit 1
-			if (NR % 2)
-				m = a[(NR + 1) / 2]
-			else
-				m = (a[NR / 2] + a[NR / 2 + 1]) / 2
-			print m, a[1], a[NR]
-		}'
-}
-
-# spread VARIANT THREADS [COLUMN]: "median min max" of the timed runs;
-# COLUMN 3 (the default) is wall-clock time, 4 CPU time.
-spread() {
-	awk -v v="$1" -v t="$2" -v c="${3:-3}" \
-		'$1 == v && $2 == t { print $c }' "$times" | summary
-}
-
-# r VARIANT THREADS [COLUMN]: ratio of the medians to the plain build's.
-r() {
-	set -- "$(spread "$1" "$2" "${3:-3}")" \
-		"$(spread "$(plain_of "$1")" "$2" "${3:-3}")"
-	awk -v a="${1%% *}" -v b="${2%% *}" 'BEGIN { printf "%.2f", a / b }'
-}
-
 # kept VARIANT THREADS: how many counts a scheme kept over the runs.
 kept() {
 	losses=$(awk -v v="$1" -v t="$2" '$1 == v && $2 == t {
@@ -394,12 +325,6 @@ EOF
 fi
 
 # --- the targets
-
-# is A OP B, for decimals
-is() {
-	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
-		exit !(op == "<=" ? a <= b : a < b) }'
-}
 
 missed=""
 

@@ -4,6 +4,8 @@
 # The parts are scripts beside this one, run in this order when present:
 #
 #   overhead.sh   what counting costs the profiled program (bench/workload)
+#   shared.sh     the same in shared-library code: the workload built -fPIC
+#                 and jemalloc (fetched), beside gcov and clang PGO
 #   tools.sh      report, merge and check at 10k, 100k and 1M sites
 #
 # A part gets the environment of `make bench` (LIKELYPROF, the command;
@@ -54,9 +56,10 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead tools; do
+	for part in overhead shared tools; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
+		shared) title="Overhead in shared libraries" ;;
 		tools) title="The command at 10k, 100k and 1M sites" ;;
 		esac
 		printf '\n## %s\n\n' "$title"
