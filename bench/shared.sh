@@ -323,9 +323,9 @@ for cc in gcc clang; do
 				"$lp" "$(ir_ratio "$w:$edges")"
 	done
 	[ -n "$jemalloc_variants" ] || continue
-	for t in 1 2; do
-		check "malloc, $cc, $t threads: CPU within 1.3× of plain" \
-			"$(ratio "malloc:$cc-likelyprof" "$t" 4)" 1.30
+	for t in "1 thread" "2 threads"; do
+		check "malloc, $cc, $t: CPU within 1.3× of plain" \
+			"$(ratio "malloc:$cc-likelyprof" "${t%% *}" 4)" 1.30
 	done
 done
 echo
