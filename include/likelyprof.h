@@ -380,10 +380,10 @@ static void lp__unit_unload(void)
  * Shared-library code (-fPIC) reaches a thread-local variable through
  * __tls_get_addr or a TLS descriptor call, once per variable and basic
  * block: one call per site in a function like free().  The initial-exec
- * model makes it one load from the GOT, which the compiler hoists, and
- * then the increment; the price is static TLS, which a module dlopen()ed
- * late may not get (doc/DESIGN.md, "Shared libraries").  likelyprof cc
- * defines this for -fPIC code unless LIKELYPROF_TLS=dynamic.
+ * model makes it one load from the GOT (one per function once anchored,
+ * below), then the increment; the price is static TLS, which a module
+ * dlopen()ed late may not get (doc/DESIGN.md, "Shared libraries").
+ * likelyprof cc defines this for -fPIC code unless LIKELYPROF_TLS=dynamic.
  */
 #ifdef LIKELYPROF_TLS_INITIAL_EXEC
 #define LP_TLS_MODEL_ __attribute__((tls_model("initial-exec")))
@@ -414,14 +414,14 @@ static void lp__unit_unload(void)
 #define LP_COUNT_(ctr, v, c, is_const, enter)                           \
 	do {                                                            \
 		if (is_const) {                                         \
-			if ((__builtin_expect)(LP_INC_((ctr).constant), 0)) \
+			if ((__builtin_expect)(LP_BUMP_(ctr, constant), 0)) \
 				enter;                                  \
 		} else if ((v) == (c)) {                                \
 			LP_PIN_(v, c);                                  \
-			if ((__builtin_expect)(LP_INC_((ctr).correct), 0)) \
+			if ((__builtin_expect)(LP_BUMP_(ctr, correct), 0)) \
 				enter;                                  \
 		} else {                                                \
-			if ((__builtin_expect)(LP_INC_((ctr).incorrect), 0)) \
+			if ((__builtin_expect)(LP_BUMP_(ctr, incorrect), 0)) \
 				enter;                                  \
 		}                                                       \
 	} while (0)
@@ -451,6 +451,77 @@ static void lp__unit_unload(void)
 })
 #else
 #define LP_INC_(x) (++(x) == 0)
+#endif
+#define LP_BUMP_(ctr, field) LP_INC_((ctr).field)
+#define LP_CTR_(n) LP_CAT(lp__ctr_, n)
+#define LP_CTR_ADDR_(n) (&LP_CAT(lp__ctr_, n))
+#define LP_CTR_ATTRS_(n) LP_TLS_MODEL_
+
+/*
+ * Anchored counters, for -fPIC code on x86-64.  Initial-exec alone leaves
+ * one GOT load per site: every counter is its own variable with its own
+ * GOT entry, and neither compiler hoists the loads out of the blocks that
+ * use them.  Here a unit's counters share one section with an anchor, so
+ * the assembler knows each counter's distance from it: one GOT load of the
+ * anchor per function (the compiler hoists it as any invariant), then
+ * `addq $1, disp(%reg); je cold` per evaluation, as in an executable.  The
+ * increment names the counter in the assembler's text only; C counters get
+ * names with a dot, which no C identifier has, C++ ones keep their mangled
+ * names (lp__slot<N> in the anonymous namespace).  g++ ignores
+ * a section on a template's static member and puts the counters in .tdata,
+ * so its anchor goes there too (likelyprof cc turns anchoring off for g++
+ * with -fdata-sections).  Not with LTO (units merged into one assembler
+ * file would define the names twice), nor under ThreadSanitizer, whose
+ * increment must stay visible to it.
+ */
+#if defined(LIKELYPROF_TLS_INITIAL_EXEC) && defined(__x86_64__) &&      \
+	!defined(__ILP32__) && !defined(LP_TSAN_) &&                    \
+	!defined(LIKELYPROF_NO_ANCHOR) && !(defined(__cplusplus) &&       \
+	!defined(__clang__) && defined(LIKELYPROF_DATA_SECTIONS))
+#define LP_ANCHORED_ 1
+#define LP_TLS_SECTION_ __attribute__((section(".tdata.likelyprof")))
+#if defined(__cplusplus) && !defined(__clang__)
+#define LP_ANCHOR_SECTION_
+#else
+#define LP_ANCHOR_SECTION_ LP_TLS_SECTION_
+#endif
+static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
+	LP_ANCHOR_SECTION_ __attribute__((used, tls_model("initial-exec")))
+	= 1;
+/*
+ * The anchor's offset from the thread pointer: both compilers fold the
+ * subtraction into the GOT load and keep the result in a register.
+ */
+#define LP_ANCHOR_BASE_ ((char *)&lp__tls_anchor_ -                     \
+			 (char *)__builtin_thread_pointer())
+#ifdef __cplusplus
+#define LP_CTR_SYM_(k) "_ZN12_GLOBAL__N_18lp__slotILi" k "EE7counterE"
+#else
+#define LP_CTR_SYM_(k) "lp__tls.ctr" k
+#endif
+#undef LP_BUMP_
+#define LP_BUMP_(n, field) __extension__ ({                             \
+	int lp__armed;                                                  \
+	__asm__ __volatile__("addq $1, %%fs:" LP_CTR_SYM_("%c2")         \
+		"+%c3-lp__tls.anchor(%1)"                               \
+		: "=@ccz"(lp__armed)                                    \
+		: "r"(LP_ANCHOR_BASE_), "i"(n),                         \
+		  "i"(__builtin_offsetof(struct lp_counter, field)));   \
+	lp__armed; })
+#undef LP_CTR_ATTRS_
+#define LP_CTR_ATTRS_(n) __asm__(LP_CTR_SYM_(LP_STRINGIFY(n)))          \
+	LP_TLS_SECTION_ __attribute__((used, tls_model("initial-exec")))
+#undef LP_CTR_
+#define LP_CTR_(n) n
+#undef LP_CTR_ADDR_
+#define LP_CTR_ADDR_(n) __extension__ ({                                \
+	struct lp_counter *lp__ctr_addr;                                \
+	__asm__ __volatile__("movq %%fs:0, %0\n\taddq %1, %0\n\tleaq " \
+		LP_CTR_SYM_(LP_STRINGIFY(n)) "-lp__tls.anchor(%0), %0"  \
+		: "=&r"(lp__ctr_addr) : "r"(LP_ANCHOR_BASE_));          \
+	lp__ctr_addr; })
+#else
+#define LP_TLS_SECTION_
 #endif
 
 /*
@@ -522,12 +593,12 @@ static void lp__unit_unload(void)
 			__FILE__, __func__, #e, __BASE_FILE__, expect,       \
 			__LINE__, LP_SITE_ABI };                             \
 		static __thread struct lp_counter LP_CAT(lp__ctr_, n)        \
-			LP_TLS_MODEL_ = LP_COUNTER_INIT;                     \
+			LP_CTR_ATTRS_(n) = LP_COUNTER_INIT;                  \
 		long LP_CAT(lp__val_, n) = (val);                            \
-		LP_COUNT_##kind##_(LP_CAT(lp__ctr_, n), LP_CAT(lp__val_, n), \
+		LP_COUNT_##kind##_(LP_CTR_(n), LP_CAT(lp__val_, n),          \
 			  (long)(c),                                         \
 			  __builtin_constant_p(LP_CAT(lp__val_, n)),         \
-			  lp__enter_cold_alias_(&LP_CAT(lp__ctr_, n),        \
+			  lp__enter_cold_alias_(LP_CTR_ADDR_(n),             \
 					 &LP_CAT(lp__site_, n)));            \
 		LP_C_QUIET_END_                                              \
 		LP_RESULT_##kind##_(LP_CAT(lp__val_, n), (c));               \
@@ -570,20 +641,20 @@ static void lp__unit_unload(void)
 #undef LP_COUNT_
 #define LP_COUNT_(ctr, v, c, is_const, enter)                           \
 	((is_const) ?                                                   \
-	 ((__builtin_expect)(LP_INC_((ctr).constant), 0) ?              \
+	 ((__builtin_expect)(LP_BUMP_(ctr, constant), 0) ?              \
 	  (enter) : (void)0) :                                          \
 	 ((v) == (c)) ?                                                 \
 	 ((void)LP_PIN_(v, c),                                          \
-	  (__builtin_expect)(LP_INC_((ctr).correct), 0) ?               \
+	  (__builtin_expect)(LP_BUMP_(ctr, correct), 0) ?               \
 	  (enter) : (void)0) :                                          \
-	 ((__builtin_expect)(LP_INC_((ctr).incorrect), 0) ?             \
+	 ((__builtin_expect)(LP_BUMP_(ctr, incorrect), 0) ?             \
 	  (enter) : (void)0))
 /*
  * A hint's constant counts as correct, as the kernel counts it; an if has
  * no expectation, so a folded one counts as constant and by its value.
  */
 #define LP_COUNT_IF_(ctr, v, c, is_const, enter)                        \
-	((is_const) && (__builtin_expect)(LP_INC_((ctr).constant), 0) ? \
+	((is_const) && (__builtin_expect)(LP_BUMP_(ctr, constant), 0) ? \
 	 (enter) : (void)0, LP_COUNT_(ctr, v, c, 0, enter))
 #define LP_IF_C_(e, n) LP_SITE_C_(e, (e), !!(e), 0, LP_EXPECT_IF, IF, n)
 #define if(...) if (LP_IF_C_((__VA_ARGS__), __COUNTER__))
@@ -603,25 +674,34 @@ static void lp__unit_unload(void)
  * strings travel as constant arguments; once lp__hit is inlined they feed
  * only the cold call.
  */
+#ifdef LP_ANCHORED_
+#define LP_CXX_CTR_(n) n
+#else
+#define LP_CXX_CTR_(n) lp__slot<n>::counter
+#endif
 namespace {
 template <int N> struct lp__slot {
 	static struct lp_site site;
-	static __thread struct lp_counter counter LP_TLS_MODEL_;
+	static __thread struct lp_counter counter LP_TLS_SECTION_
+		LP_TLS_MODEL_;
 };
 template <int N> struct lp_site lp__slot<N>::site;
 template <int N> __thread struct lp_counter lp__slot<N>::counter
-	LP_TLS_MODEL_ = LP_COUNTER_INIT;
+	LP_TLS_SECTION_ LP_TLS_MODEL_ = LP_COUNTER_INIT;
 
-/* Builds the record only on the cold path, from constant arguments. */
+/*
+ * Builds the record only on the cold path, from constant arguments.  It
+ * takes the counter's address itself, so the hot path computes none.
+ */
 template <int N>
-__attribute__((cold, noinline)) void lp__enter_cxx(struct lp_counter *ctr,
-	long expect, const char *file, const char *func, const char *cond,
+__attribute__((cold, noinline)) void lp__enter_cxx(long expect,
+	const char *file, const char *func, const char *cond,
 	const char *unit, unsigned int line)
 {
 	struct lp_site proto = { file, func, cond, unit, expect, line,
 				 LP_SITE_ABI };
 
-	lp__enter_dynamic(ctr, &lp__slot<N>::site, &proto);
+	lp__enter_dynamic(&lp__slot<N>::counter, &lp__slot<N>::site, &proto);
 }
 
 /*
@@ -633,9 +713,8 @@ inline long lp__hit(long v, long c, long expect, const char *file,
 		    const char *func, const char *cond, const char *unit,
 		    unsigned int line)
 {
-	LP_COUNT_(lp__slot<N>::counter, v, c, __builtin_constant_p(v),
-		  lp__enter_cxx<N>(&lp__slot<N>::counter, expect, file, func,
-				   cond, unit, line));
+	LP_COUNT_(LP_CXX_CTR_(N), v, c, __builtin_constant_p(v),
+		  lp__enter_cxx<N>(expect, file, func, cond, unit, line));
 	return v;
 }
 } /* namespace */

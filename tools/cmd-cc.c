@@ -171,6 +171,8 @@ struct mode {
 	int info_only;     /* --version, -v alone, -print-*, -dump* */
 	int is_static;     /* -static: link the archive */
 	int pic;           /* -fPIC/-fpic without -fPIE/-fpie */
+	int lto;           /* -flto: no anchored counters (likelyprof.h) */
+	int data_sections; /* -fdata-sections: g++ splits the counters */
 	int nostdlib;      /* no -pthread then: it adds libraries */
 	int has_output;    /* -o */
 	int from_stdin;    /* a source named "-" can be read once only */
@@ -307,6 +309,14 @@ static void scan_args(int argc, const char **argv, enum arg_kind *kind,
 			m->is_static = 1;
 		else if (!strcmp(a, "-fPIC") || !strcmp(a, "-fpic"))
 			m->pic = 1;
+		else if (!strncmp(a, "-flto", 5) && strcmp(a, "-flto=none"))
+			m->lto = 1;
+		else if (!strcmp(a, "-fno-lto") || !strcmp(a, "-flto=none"))
+			m->lto = 0;
+		else if (!strcmp(a, "-fdata-sections"))
+			m->data_sections = 1;
+		else if (!strcmp(a, "-fno-data-sections"))
+			m->data_sections = 0;
 		else if (!strcmp(a, "-fPIE") || !strcmp(a, "-fpie") ||
 			 !strcmp(a, "-fno-PIC") || !strcmp(a, "-fno-pic"))
 			m->pic = 0;
@@ -559,9 +569,10 @@ static int run(const struct args *a, int out_fd, int err_fd)
 /*
  * Shared-library code reaches thread-local storage through
  * __tls_get_addr, and gcc calls it at every counter access.  By default
- * the counters of -fPIC code take the initial-exec model (one GOT load,
- * hoisted, per site; see likelyprof.h).  LIKELYPROF_TLS=dynamic, for
- * modules that are dlopen()ed late, keeps dynamic TLS; there TLS
+ * the counters of -fPIC code take the initial-exec model, anchored where
+ * the header can (one GOT load per function; see likelyprof.h).
+ * LIKELYPROF_TLS=dynamic, for modules that are dlopen()ed late, keeps
+ * dynamic TLS; there TLS
  * descriptors (-mtls-dialect=gnu2) let gcc compute the module's base once
  * per basic block instead of calling at every access.  The dialect only
  * changes how TLS is addressed, so the project's own code is unaffected.
@@ -964,6 +975,16 @@ static int wants_colour(const struct mode *m)
 	       !(gcc_colors && !*gcc_colors);
 }
 
+/* The defines that choose the counters' form in likelyprof.h. */
+static void tls_initial_exec(struct cc *cc, const struct mode *m)
+{
+	args_push(&cc->instrument, "-DLIKELYPROF_TLS_INITIAL_EXEC");
+	if (m->lto)
+		args_push(&cc->instrument, "-DLIKELYPROF_NO_ANCHOR");
+	if (m->data_sections)
+		args_push(&cc->instrument, "-DLIKELYPROF_DATA_SECTIONS");
+}
+
 static int run_command(struct cc *cc)
 {
 	const struct mode *m = &cc->m;
@@ -986,8 +1007,7 @@ static int run_command(struct cc *cc)
 		args_push(&cc->instrument,
 			  own(cc, lp_xstrfmt("%s/likelyprof.h", inc)));
 		if (m->pic && pic_tls_initial_exec())
-			args_push(&cc->instrument,
-				  "-DLIKELYPROF_TLS_INITIAL_EXEC");
+			tls_initial_exec(cc, m);
 		else if (m->pic && supports_tls_descriptors(&cc->compiler))
 			args_push(&cc->instrument, "-mtls-dialect=gnu2");
 	}

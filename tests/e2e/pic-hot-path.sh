@@ -39,8 +39,20 @@ fs_accesses() {
 		$0 ~ "^[0-9a-f]+ <" fn ">:" { on = 1; next }
 		on && /^$/ { on = 0 }
 		on && /tls_get_addr|TLSCALL|call +\*/ { calls++ }
-		on && /(add|sub|inc|dec)q? +[^,]*,%fs:|mov +[^,]*,%fs:/ { fs++ }
+		on && /(add|sub|inc|dec)q? +[^,]*,(%fs:)?-?(0x[0-9a-f]+)?\(%r/ { fs++ }
+		on && /mov +[^,]*,%fs:/ { fs++ }
 		END { print calls + 0, fs + 0 }' "$1"
+}
+
+# tls_addresses OBJDUMP-R-FILE FUNC -> how many thread-local addresses
+# FUNC's body computes (TLS relocations in it): one per function is
+# hoisted, one per site is not
+tls_addresses() {
+	awk -v fn="$2" '
+		$0 ~ "^[0-9a-f]+ <" fn ">:" { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && /R_X86_64_(GOTTPOFF|TPOFF32|TLSGD|TLSLD|GOTPC32_TLSDESC)/ { n++ }
+		END { print n + 0 }' "$1"
 }
 
 check_lang() {
@@ -65,12 +77,20 @@ check_lang() {
 		{ fail "$cc $lang: build failed"; cat "$out/build.log"; return; }
 
 	objdump -d --no-show-raw-insn "$out/libhot.so" > "$out/lib.dis"
+	(cd "$out" && CC=$cc CXX=$cc $LIKELYPROF $lang $flags -fPIC -c \
+		hot.$ext -o hot.o) >> "$out/build.log" 2>&1 &&
+		objdump -dr "$out/hot.o" > "$out/hot.dis" ||
+		{ fail "$cc $lang: hot.o failed"; cat "$out/build.log"; return; }
 	fn=hot
 	[ "$lang" = c++ ] && fn=_Z3hotPKii
 	set -- $(fs_accesses "$out/lib.dis" "$fn")
 	[ "$1" = 0 ] || fail "$cc $lang: $1 TLS calls in hot()"
 	[ "$2" -ge 1 ] && [ "$2" -le 6 ] ||
 		fail "$cc $lang: $2 counter updates in hot(), want 1 to 6"
+	n=$(tls_addresses "$out/hot.dis" "$fn")
+	note "$cc $lang: $n thread-local address computations in hot()"
+	[ "$n" -le 2 ] ||
+		fail "$cc $lang: $n thread-local address computations in hot(), want at most 2"
 
 	(cd "$out" && $LIKELYPROF run -o prog.lprof -- ./prog ./plugin.so) \
 		> "$out/run.out" 2> "$out/run.err" ||
