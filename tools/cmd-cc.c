@@ -1001,6 +1001,13 @@ static int run_command(struct cc *cc)
 		status = LP_EXIT_ERROR;
 		goto out;
 	}
+	/*
+	 * A project may include <likelyprof.h> for likely() itself, in
+	 * every step (the plain one for diagnostics too, and -M): searched
+	 * last, the folder shadows none of its headers.
+	 */
+	args_push(&cc->compiler, "-idirafter");
+	args_push(&cc->compiler, inc);
 	if (instrument) {
 		args_push(&cc->instrument, "-DLIKELYPROF_INSTRUMENT");
 		args_push(&cc->instrument, "-include");
