@@ -280,26 +280,21 @@ int cmd_run(int argc, const char **argv)
 		return LP_EXIT_OK;
 	}
 	for (i = 1; i < argc; i++) {
+		const char *v;
+
 		if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
 		}
-		if (!strcmp(argv[i], "-o")) {
-			if (++i >= argc)
-				lp_usage_error(usage_run,
-					       "option '-o' needs a file");
-			out = argv[i];
-		} else if (!strncmp(argv[i], "--output=", 9)) {
-			out = argv[i] + 9;
-		} else if (!strcmp(argv[i], "--wait")) {
-			if (++i >= argc)
-				lp_usage_error(usage_run, "option '--wait' "
-					       "needs a number of seconds");
-			wait_secs = (double)lp_parse_count("--wait", argv[i],
-							   usage_run);
-		} else if (!strncmp(argv[i], "--wait=", 7)) {
-			wait_secs = (double)lp_parse_count("--wait",
-							   argv[i] + 7,
+		if ((v = lp_option_value(argc, argv, &i, "-o", usage_run)) ||
+		    (v = lp_option_value(argc, argv, &i, "--output",
+					 usage_run))) {
+			out = v;
+		} else if (!strncmp(argv[i], "-o", 2)) {
+			out = argv[i] + 2;
+		} else if ((v = lp_option_value(argc, argv, &i, "--wait",
+						usage_run))) {
+			wait_secs = (double)lp_parse_count("--wait", v,
 							   usage_run);
 		} else if (argv[i][0] == '-') {
 			lp_usage_error(usage_run, "unknown option '%s'",

@@ -15,17 +15,31 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, const char **argv);
 	const char *help;
+	/*
+	 * The options that take a value, space-separated, for a command
+	 * whose options may come anywhere before "--" (NULL: options end at
+	 * the first operand, as they must where the operands are a command
+	 * line or a compiler's arguments).
+	 */
+	const char *value_options;
 };
 
 /* Sorted by name. */
 static const struct cmd commands[] = {
-	{ "c++", cmd_cc, "compile C++ with every __builtin_expect counted" },
-	{ "cc", cmd_cc, "compile C with every __builtin_expect counted" },
-	{ "check", cmd_check, "warn about annotations that are wrong" },
-	{ "fix", cmd_fix, "write the patches that remove or flip them" },
-	{ "merge", cmd_merge, "sum profiles from several runs or machines" },
-	{ "report", cmd_report, "print the kernel's branch_annotated table" },
-	{ "run", cmd_run, "run a program and collect its merged profile" },
+	{ "c++", cmd_cc, "compile C++ with every __builtin_expect counted",
+	  NULL },
+	{ "cc", cmd_cc, "compile C with every __builtin_expect counted", NULL },
+	{ "check", cmd_check, "warn about annotations that are wrong",
+	  "--flip-at --remove-at --min-hits --src --format --suggest-at "
+	  "--suggest-min" },
+	{ "fix", cmd_fix, "write the patches that remove or flip them",
+	  "--src --split --label --flip-at --remove-at --min-hits" },
+	{ "merge", cmd_merge, "sum profiles from several runs or machines",
+	  "-o --output" },
+	{ "report", cmd_report, "print the kernel's branch_annotated table",
+	  "--format --group --min-hits --top" },
+	{ "run", cmd_run, "run a program and collect its merged profile",
+	  NULL },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -50,6 +64,81 @@ static void print_usage(FILE *out)
 	      "   likelyprof report prog.lprof\n"
 	      "   likelyprof check prog.lprof\n"
 	      "   likelyprof fix --src . prog.lprof > fixes.mbox\n", out);
+}
+
+/* True when @arg is an option of @list that takes its value apart. */
+static int takes_value(const char *list, const char *arg)
+{
+	size_t n = strlen(arg);
+	const char *p = list;
+
+	while ((p = strstr(p, arg))) {
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/*
+ * Moves the options of argv[1..] (with their values) before the operands,
+ * keeping the order within each, as getopt_long() does: `report P
+ * --format json` is `report --format json P`.  An operand before "--"
+ * moves after it, so that nothing after "--" is read as an option.
+ */
+static void permute_options(int argc, const char **argv, const char *list)
+{
+	const char **operands = lp_xcalloc((size_t)argc, sizeof(*operands));
+	int i, n = 0, out = 1;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-' || !a[1]) {
+			operands[n++] = a;
+			continue;
+		}
+		argv[out++] = a;
+		if (takes_value(list, a) && i + 1 < argc)
+			argv[out++] = argv[++i];
+	}
+	if (n && i < argc)
+		argv[out++] = argv[i++];  /* the "--" */
+	memmove(argv + out + n, argv + i, (size_t)(argc - i) * sizeof(*argv));
+	memcpy(argv + out, operands, (size_t)n * sizeof(*argv));
+	free(operands);
+}
+
+/* --version anywhere among a command's options, as --help is. */
+static int wants_version(int argc, const char **argv, const char *list)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--version"))
+			return 1;
+		if (!list && argv[i][0] != '-')
+			break;
+		i += takes_value(list ? list : "-o --output --wait", argv[i]);
+	}
+	return 0;
+}
+
+static int print_version(void)
+{
+	printf("likelyprof %s (profile format %d)\n", LP_VERSION_STRING, 1);
+	return LP_EXIT_OK;
+}
+
+static int run_command(const struct cmd *cmd, int argc, const char **argv)
+{
+	if (cmd->fn == cmd_cc)
+		return cmd->fn(argc, argv);
+	if (wants_version(argc, argv, cmd->value_options))
+		return print_version();
+	if (cmd->value_options)
+		permute_options(argc, argv, cmd->value_options);
+	return cmd->fn(argc, argv);
 }
 
 static const struct cmd *find_command(const char *name)
@@ -202,14 +291,11 @@ int main(int argc, char **argv)
 		print_usage(stdout);
 		return check_stdout(LP_EXIT_OK);
 	}
-	if (!strcmp(args[1], "--version") || !strcmp(args[1], "-V")) {
-		printf("likelyprof %s (profile format %d)\n",
-		       LP_VERSION_STRING, 1);
-		return check_stdout(LP_EXIT_OK);
-	}
+	if (!strcmp(args[1], "--version") || !strcmp(args[1], "-V"))
+		return check_stdout(print_version());
 	cmd = find_command(args[1]);
 	if (cmd)
-		return check_stdout(cmd->fn(argc - 1, args + 1));
+		return check_stdout(run_command(cmd, argc - 1, args + 1));
 	if (args[1][0] != '-' && looks_like_compiler(args[1]))
 		return cmd_cc(argc - 1, args + 1);
 	if (args[1][0] == '-') {

@@ -66,6 +66,30 @@ void lp_bug(const char *fmt, ...)
 	abort();
 }
 
+/*
+ * A usage error shows the synopsis and where the rest is, as git does:
+ * the whole text would bury the one line that says what was wrong.
+ * @usage starts "usage: likelyprof CMD ...", and its synopsis ends at
+ * the first empty line.
+ */
+static void print_usage_line(const char *usage)
+{
+	const char *end = strstr(usage, "\n\n"), *cmd, *cmd_end;
+
+	if (!*usage)
+		return;
+	if (!end)
+		end = usage + strlen(usage);
+	fprintf(stderr, "%.*s\n", (int)(end - usage), usage);
+	cmd = strstr(usage, "likelyprof ");
+	if (!cmd || cmd > end)
+		return;
+	cmd += strlen("likelyprof ");
+	cmd_end = cmd + strcspn(cmd, " \n");
+	fprintf(stderr, "Try 'likelyprof %.*s --help' for more.\n",
+		(int)(cmd_end - cmd), cmd);
+}
+
 void lp_usage_error(const char *usage, const char *fmt, ...)
 {
 	va_list ap;
@@ -73,7 +97,7 @@ void lp_usage_error(const char *usage, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("", fmt, ap);
 	va_end(ap);
-	fputs(usage, stderr);
+	print_usage_line(usage);
 	exit(LP_EXIT_ERROR);
 }
 
@@ -164,4 +188,21 @@ double lp_parse_percent(const char *opt, const char *s, const char *usage)
 			       "not '%s'",
 			       opt, s);
 	return v;
+}
+
+const char *lp_option_value(int argc, const char **argv, int *i,
+			    const char *name, const char *usage)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n])
+		return NULL;
+	if (*i + 1 >= argc)
+		lp_usage_error(usage, "option '%s' needs a value", name);
+	return argv[++*i];
 }

@@ -56,4 +56,12 @@ unsigned long long lp_parse_count(const char *opt, const char *s,
 /* Parses a percentage 0..100, decimals allowed ("99.5"). */
 double lp_parse_percent(const char *opt, const char *s, const char *usage);
 
+/*
+ * The value of option @name at argv[*i], as "--name=V" or "--name V";
+ * NULL when argv[*i] is not that option.  A usage error when the value
+ * is missing.
+ */
+const char *lp_option_value(int argc, const char **argv, int *i,
+			    const char *name, const char *usage);
+
 #endif /* LP_USAGE_H */

@@ -7,23 +7,6 @@
 #include "fix/inputs.h"
 #include "usage.h"
 
-const char *lp_option_value(int argc, const char **argv, int *i,
-			    const char *name, const char *usage)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n])
-		return NULL;
-	if (*i + 1 >= argc)
-		lp_usage_error(usage, "option '%s' needs a value", name);
-	return argv[++*i];
-}
-
 int lp_policy_option(struct lp_policy *pol, int argc, const char **argv,
 		     int *i, const char *usage)
 {

@@ -44,14 +44,6 @@ int lp_inputs_read(struct lp_inputs *in, const struct lp_policy *pol,
 		   const char *const *paths, size_t n);
 void lp_inputs_release(struct lp_inputs *in);
 
-/*! lp_option_value() :
- *  The value of option @name at argv[*i], as "--name=V" or "--name V";
- *  NULL when argv[*i] is not that option.  Dies when the value is
- *  missing.
- */
-const char *lp_option_value(int argc, const char **argv, int *i,
-			    const char *name, const char *usage);
-
 /*! lp_spelling() :
  *  How to name the annotation of @s in a message: the name the source
  *  uses when @name is known, else the one its expected value implies
