@@ -73,13 +73,21 @@ LIB32_SO = $(OUT)/lib/32/liblikelyprof.so
 
 .PHONY: all lib tools demo check test check-unit check-cli check-e2e \
 	check-sanitize check-tsan check-real bench install uninstall clean \
-	style-check fuzz lib32 check-lib32 likelyprof.pc
+	style-check fuzz lib32 check-lib32 likelyprof.pc man
 .DEFAULT_GOAL := all
 
 all: lib tools
 lib: $(LIB_A) $(LIB_SO)
 tools: $(CMD) $(CMD_LINKS)
 lib32: $(LIB32_A) $(LIB32_SO)
+
+# Man pages are made from doc/, so the two never disagree.
+MAN_PAGES = $(patsubst doc/%.md,build/man/%.1,$(wildcard doc/likelyprof*.md))
+man: $(MAN_PAGES)
+build/man/%.1: doc/%.md doc/md2man.awk include/likelyprof.h
+	@mkdir -p $(dir $@)
+	awk -v version=$(VERSION) -v date=$$(git log -1 --format=%cs 2>/dev/null || date +%F) \
+		-f doc/md2man.awk $< > $@.tmp && mv $@.tmp $@
 
 $(CMD_LINKS): $(CMD)
 	ln -sf $(notdir $(CMD)) $@
@@ -208,7 +216,7 @@ likelyprof.pc: lib/likelyprof.pc.in include/likelyprof.h
 	    -e 's|@INCLUDEDIR@|$(includedir)|' -e 's|@VERSION@|$(VERSION)|' \
 	    $< > $@
 
-install: all likelyprof.pc
+install: all likelyprof.pc man
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir) \
 		$(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir) \
 		$(DESTDIR)$(docdir) $(DESTDIR)$(mandir)/man1
@@ -226,8 +234,7 @@ install: all likelyprof.pc
 		ln -sf $(SONAME) $(DESTDIR)$(libdir)/32/liblikelyprof.so; fi
 	install -m 644 likelyprof.pc $(DESTDIR)$(pkgconfigdir)/
 	install -m 644 README.md doc/*.md $(DESTDIR)$(docdir)/
-	for m in doc/*.1; do [ -f "$$m" ] || continue; \
-		install -m 644 $$m $(DESTDIR)$(mandir)/man1/; done
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/likelyprof \
@@ -242,8 +249,7 @@ uninstall:
 	      $(DESTDIR)$(libdir)/liblikelyprof.so \
 	      $(DESTDIR)$(pkgconfigdir)/likelyprof.pc
 	rm -rf $(DESTDIR)$(docdir)
-	for m in doc/*.1; do [ -f "$$m" ] || continue; \
-		rm -f $(DESTDIR)$(mandir)/man1/$$(basename $$m); done
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN_PAGES)))
 
 clean:
 	rm -rf build likelyprof likelyprof-cc likelyprof-c++ lib/32 \

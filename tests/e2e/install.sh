@@ -27,6 +27,32 @@ grep -q "^libdir=$prefix/lib$" "$dest$prefix/lib/pkgconfig/likelyprof.pc" ||
 grep -q "^Version: [0-9]*\.[0-9]*\.[0-9]*$" "$dest$prefix/lib/pkgconfig/likelyprof.pc" ||
 	fail "likelyprof.pc: no version"
 
+# A man page per page of doc/, which man finds and groff reads without a
+# warning, and which names every option the command's --help names.
+man1="$dest$prefix/share/man/man1"
+for md in "$ROOT"/doc/likelyprof*.md; do
+	page=$(basename "$md" .md)
+	[ -f "$man1/$page.1" ] || { fail "no man page: $page.1"; continue; }
+	# -z has pages of 11 inches, man one long page: a table longer
+	# than 11 inches is no fault
+	w=$(groff -man -t -Tutf8 -ww -Wbreak -z "$man1/$page.1" 2>&1 |
+	    grep -v 'table text block will not fit on one page')
+	[ -z "$w" ] || fail "$page.1: groff: $w"
+	cmd=${page#likelyprof-}
+	[ "$cmd" = likelyprof ] && continue
+	for opt in $("$ROOT/likelyprof" "$cmd" --help 2>/dev/null |
+		     grep -o -- '--[a-z][-a-z]*' | sort -u); do
+		MANWIDTH=200 man -l "$man1/$page.1" 2>/dev/null |
+			grep -q -- "$opt" || fail "$page.1 lacks $opt of --help"
+	done
+done
+if command -v man >/dev/null 2>&1; then
+	out=$(MANPATH="$dest$prefix/share/man" MANWIDTH=80 man likelyprof-check 2>&1)
+	echo "$out" | grep -q "^SYNOPSIS" || fail "man likelyprof-check: $out"
+	echo "$out" | grep -q "likelyprof check \[--flip-at PCT\]" ||
+		fail "man likelyprof-check: no synopsis"
+fi
+
 cd "$SCRATCH" || exit 1
 printf 'int main(int c, char **v) { (void)v; return __builtin_expect(c > 1, 0); }\n' > p.c
 # no LIKELYPROF_* variables: the installed command must find its own files
