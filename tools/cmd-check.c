@@ -20,6 +20,7 @@
 #include "ktable.h"
 #include "suggest.h"
 #include "usage.h"
+#include "verdict.h"
 
 static const char check_usage[] =
 	"usage: likelyprof check [--flip-at PCT] [--remove-at PCT] "
@@ -44,17 +45,9 @@ static const char check_usage[] =
 	"   --suggest-min N   ... and ran at least N times "
 	"(default 1000000)\n";
 
-/* One line of output. */
-struct entry {
-	const struct lp_judged *s;
-	const struct lp_place *pl;
-	char *path;
-	long line;
-};
-
 static int cmp_entry(const void *pa, const void *pb)
 {
-	const struct entry *a = pa, *b = pb;
+	const struct lp_check_entry *a = pa, *b = pb;
 	int c = strcmp(a->path, b->path);
 
 	if (c)
@@ -62,91 +55,14 @@ static int cmp_entry(const void *pa, const void *pb)
 	return (a->line > b->line) - (a->line < b->line);
 }
 
-static const char *verdict_tag(enum lp_verdict v)
+static void print_text(const struct lp_check_entry *e,
+		       const struct lp_tree *tree)
 {
-	return lp_verdict_name(v);
-}
-
-/*
- * What a diagnostic says of a site, between "warning: " and its tag
- * ("likely() in f() was wrong 85% of 1000 times; remove it"), in a
- * malloc'd string: the text and the SARIF outputs say the same.
- */
-static char *site_message(const struct entry *e, const struct lp_tree *tree)
-{
-	const struct lp_judged *s = e->s;
-	const struct lp_judgement *j = &s->j;
-	const char *name = e->pl && e->pl->placed ? e->pl->hint->name : NULL;
-	const char *partner = name && tree ?
-		lp_flip_partner(tree, e->pl->hint) : NULL;
-	char *spell = lp_spelling(s, name, NULL, 0);
-	char *where = s->func && *s->func ?
-		lp_xstrfmt(" in %s()", s->func) : lp_xstrdup("");
-	char *macro = e->pl && e->pl->placed && e->pl->macro ?
-		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
-	long pct = j->evals ? lp_kernel_percent(j->right, s->j.total.incorrect)
-			    : 0;
-	char *msg = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&msg, &len);
-
-	if (!m)
-		lp_die("out of memory");
-	fprintf(m, "%s%s%s ", spell, macro, where);
-	switch (j->verdict) {
-	case LP_VERDICT_REMOVE:
-	case LP_VERDICT_FLIP:
-		fprintf(m, "was wrong %ld%% of %llu times; ", pct,
-		       (unsigned long long)j->evals);
-		if (j->verdict == LP_VERDICT_FLIP) {
-			char *to = lp_spelling(s, name, partner, 1);
-
-			if (!strcmp(to, "annotation") ||
-			    !strcmp(to, "the opposite"))
-				fprintf(m, "flip it");
-			else
-				fprintf(m, "make it %s", to);
-			free(to);
-		} else if (j->disagree) {
-			fprintf(m, "remove it (right in %zu profile%s, "
-				"wrong in %zu)", j->profiles_right,
-				j->profiles_right == 1 ? "" : "s",
-				j->profiles_wrong);
-		} else {
-			fprintf(m, "remove it");
-		}
-		break;
-	case LP_VERDICT_FINE:
-		fprintf(m, "was right %ld%% of %llu times", 100 - pct,
-		       (unsigned long long)j->evals);
-		break;
-	case LP_VERDICT_FEW:
-		fprintf(m, "ran %llu times, too few to judge",
-		       (unsigned long long)j->evals);
-		break;
-	case LP_VERDICT_CONSTANT:
-		fprintf(m, "only saw a constant condition (%llu times)",
-		       (unsigned long long)j->total.constant);
-		break;
-	case LP_VERDICT_NEVER:
-		fprintf(m, "never ran");
-		break;
-	}
-	if (fclose(m) || !msg)
-		lp_die("out of memory");
-	free(spell);
-	free(where);
-	free(macro);
-	return msg;
-}
-
-static void print_text(const struct entry *e, const struct lp_tree *tree)
-{
-	char *msg = site_message(e, tree);
+	char *msg = lp_site_message(e, tree);
 
 	printf("%s:%ld: %s: %s [likelyprof-%s]\n", e->path, e->line,
 	       lp_verdict_changes(e->s->j.verdict) ? "warning" : "note", msg,
-	       verdict_tag(e->s->j.verdict));
+	       lp_verdict_name(e->s->j.verdict));
 	/* as gcc follows a warning with its notes */
 	if (e->pl && !e->pl->placed && e->pl->reason)
 		printf("%s:%ld: note: not found in the tree: %s\n", e->path,
@@ -154,16 +70,7 @@ static void print_text(const struct entry *e, const struct lp_tree *tree)
 	free(msg);
 }
 
-/*
- * A site the tree no longer has as the profile saw it: a commit quoting
- * its row changed it, or its annotation now points the other way.
- */
-static int stale(const struct lp_place *pl)
-{
-	return pl && (pl->quoted || (pl->placed && pl->opposite));
-}
-
-static void print_json(const struct entry *e, int first)
+static void print_json(const struct lp_check_entry *e, int first)
 {
 	const struct lp_judged *s = e->s;
 	const struct lp_judgement *j = &s->j;
@@ -264,23 +171,6 @@ static void print_suggestion_json(const struct lp_suggestion *s, int first)
 /*-************************************
  *  SARIF, for code scanning
  **************************************/
-/* A path as a URI reference: bytes other than unreserved ones and '/'
- * percent-encoded, so "my file.c" is "my%20file.c". */
-static void uri_str(const char *p)
-{
-	putchar('"');
-	for (; p && *p; p++) {
-		unsigned char c = (unsigned char)*p;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || strchr("-._~/", c))
-			putchar(c);
-		else
-			printf("%%%02X", c);
-	}
-	putchar('"');
-}
-
 static const char *const sarif_rules[][2] = {
 	{ "remove", "The annotation is wrong too often to help: remove it" },
 	{ "flip", "The annotation is backwards in every profile: flip it" },
@@ -316,7 +206,9 @@ static void print_sarif_result(int first, const char *rule, int warning,
 	lp_json_str(msg);
 	printf("}, \"locations\": [{\"physicalLocation\": "
 	       "{\"artifactLocation\": {\"uri\": ");
-	uri_str(path);
+	putchar('"');
+	lp_uri_put(stdout, path);
+	putchar('"');
 	printf("}, \"region\": {\"startLine\": %ld}}}]}", line);
 }
 
@@ -326,7 +218,7 @@ int cmd_check(int argc, const char **argv)
 	struct lp_inputs in;
 	struct lp_tree *tree = NULL;
 	struct lp_place *places = NULL;
-	struct entry *e;
+	struct lp_check_entry *e;
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *v;
 	size_t nfiles = 0, n = 0, i, count[6] = { 0 }, nstale = 0;
@@ -388,19 +280,10 @@ int cmd_check(int argc, const char **argv)
 		lp_inputs_release(&in);
 		return LP_EXIT_ERROR;
 	}
-	if (src) {
-		char *err = NULL;
-
-		tree = lp_tree_open(src, &err);
-		if (!tree) {
-			lp_error("%s", err);
-			free(err);
-			free(files);
-			lp_inputs_release(&in);
-			return LP_EXIT_ERROR;
-		}
-		places = lp_xcalloc(in.sites.nr + 1, sizeof(*places));
-		lp_tree_place(tree, &in.sites, places);
+	if (src && lp_place_sites(src, &in.sites, &tree, &places)) {
+		free(files);
+		lp_inputs_release(&in);
+		return LP_EXIT_ERROR;
 	}
 	if (lp_suggest(&sug, in.ptrs, in.n, suggest_at, suggest_min) < 0)
 		lp_die("out of memory");
@@ -409,7 +292,7 @@ int cmd_check(int argc, const char **argv)
 		const struct lp_judged *s = &in.sites.v[i];
 		const struct lp_place *pl = places ? &places[i] : NULL;
 
-		if (lp_verdict_changes(s->j.verdict) && stale(pl)) {
+		if (lp_verdict_changes(s->j.verdict) && lp_place_stale(pl)) {
 			nstale++;
 			if (!last_change && pl->quoted)
 				last_change = pl->quoted;
@@ -434,10 +317,10 @@ int cmd_check(int argc, const char **argv)
 	if (sarif) {
 		print_sarif_head();
 		for (i = 0; i < n; i++) {
-			char *msg = site_message(&e[i], tree);
+			char *msg = lp_site_message(&e[i], tree);
 			enum lp_verdict verdict = e[i].s->j.verdict;
 
-			print_sarif_result(!i, verdict_tag(verdict),
+			print_sarif_result(!i, lp_verdict_name(verdict),
 					   lp_verdict_changes(verdict), msg,
 					   e[i].path, e[i].line);
 			free(msg);

@@ -1,0 +1,116 @@
+/*
+ * verdict.c - what check says of a site, in the words all its outputs use
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix/inputs.h"
+#include "fix/rewrite.h"
+#include "ktable.h"
+#include "usage.h"
+#include "verdict.h"
+
+char *lp_site_message(const struct lp_check_entry *e,
+		      const struct lp_tree *tree)
+{
+	const struct lp_judged *s = e->s;
+	const struct lp_judgement *j = &s->j;
+	const char *name = e->pl && e->pl->placed ? e->pl->hint->name : NULL;
+	const char *partner = name && tree ?
+		lp_flip_partner(tree, e->pl->hint) : NULL;
+	char *spell = lp_spelling(s, name, NULL, 0);
+	char *where = s->func && *s->func ?
+		lp_xstrfmt(" in %s()", s->func) : lp_xstrdup("");
+	char *macro = e->pl && e->pl->placed && e->pl->macro ?
+		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
+	long pct = j->evals ? lp_kernel_percent(j->right, s->j.total.incorrect)
+			    : 0;
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&msg, &len);
+
+	if (!m)
+		lp_die("out of memory");
+	fprintf(m, "%s%s%s ", spell, macro, where);
+	switch (j->verdict) {
+	case LP_VERDICT_REMOVE:
+	case LP_VERDICT_FLIP:
+		fprintf(m, "was wrong %ld%% of %llu times; ", pct,
+		       (unsigned long long)j->evals);
+		if (j->verdict == LP_VERDICT_FLIP) {
+			char *to = lp_spelling(s, name, partner, 1);
+
+			if (!strcmp(to, "annotation") ||
+			    !strcmp(to, "the opposite"))
+				fprintf(m, "flip it");
+			else
+				fprintf(m, "make it %s", to);
+			free(to);
+		} else if (j->disagree) {
+			fprintf(m, "remove it (right in %zu profile%s, "
+				"wrong in %zu)", j->profiles_right,
+				j->profiles_right == 1 ? "" : "s",
+				j->profiles_wrong);
+		} else {
+			fprintf(m, "remove it");
+		}
+		break;
+	case LP_VERDICT_FINE:
+		fprintf(m, "was right %ld%% of %llu times", 100 - pct,
+		       (unsigned long long)j->evals);
+		break;
+	case LP_VERDICT_FEW:
+		fprintf(m, "ran %llu times, too few to judge",
+		       (unsigned long long)j->evals);
+		break;
+	case LP_VERDICT_CONSTANT:
+		fprintf(m, "only saw a constant condition (%llu times)",
+		       (unsigned long long)j->total.constant);
+		break;
+	case LP_VERDICT_NEVER:
+		fprintf(m, "never ran");
+		break;
+	}
+	if (fclose(m) || !msg)
+		lp_die("out of memory");
+	free(spell);
+	free(where);
+	free(macro);
+	return msg;
+}
+
+int lp_place_stale(const struct lp_place *pl)
+{
+	return pl && (pl->quoted || (pl->placed && pl->opposite));
+}
+
+void lp_uri_put(FILE *f, const char *p)
+{
+	for (; p && *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || strchr("-._~/", c))
+			fputc(c, f);
+		else
+			fprintf(f, "%%%02X", c);
+	}
+}
+
+
+int lp_place_sites(const char *src, const struct lp_judged_list *sites,
+		   struct lp_tree **tree, struct lp_place **places)
+{
+	char *err = NULL;
+
+	*tree = lp_tree_open(src, &err);
+	if (!*tree) {
+		lp_error("%s", err);
+		free(err);
+		return -1;
+	}
+	*places = lp_xcalloc(sites->nr + 1, sizeof(**places));
+	lp_tree_place(*tree, sites, *places);
+	return 0;
+}
