@@ -147,6 +147,12 @@ int cmd_judge(int argc, const char **argv)
 
 		out = defname = lp_xstrfmt("%s.lprof", base ? base + 1 : prog);
 	}
+	/* before the sources are read: the one thing most likely missing */
+	if (k < argc && !lp_judge_on_path("valgrind")) {
+		lp_error("cannot run 'valgrind': not found on PATH (install "
+			 "the valgrind package)");
+		goto done;
+	}
 	if (lp_hints_find(&hints, src, cc, flags) < 0)
 		goto done;
 	if (!hints.nr)

@@ -66,6 +66,11 @@ struct lp_hints {
 int lp_judge_capture(const char *const *argv, int quiet, char **out,
 		     size_t *len);
 
+/*! lp_judge_on_path() :
+ *  @return : true when @name is an executable on PATH (or a path to one).
+ */
+int lp_judge_on_path(const char *name);
+
 /*! lp_judge_valgrind() :
  *  Runs @argv under callgrind with jump collection, following children,
  *  writing into folder @dir.  @status gets the program's exit status.

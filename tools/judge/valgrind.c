@@ -13,7 +13,7 @@
 #include "usage.h"
 
 /* Is @name an executable on PATH (or a path that is one)? */
-static int on_path(const char *name)
+int lp_judge_on_path(const char *name)
 {
 	const char *path = getenv("PATH"), *p, *colon;
 
@@ -46,7 +46,7 @@ int lp_judge_capture(const char *const *argv, int quiet, char **out,
 	char *buf;
 	pid_t pid;
 
-	if (!on_path(argv[0]))
+	if (!lp_judge_on_path(argv[0]))
 		return lp_error("cannot run '%s': not found on PATH", argv[0]);
 	if (pipe(fd) < 0)
 		return lp_error("pipe: %s", strerror(errno));
@@ -111,7 +111,7 @@ int lp_judge_valgrind(const char *const *argv, const char *dir, int *status)
 	pid_t pid;
 	int st;
 
-	if (!on_path("valgrind")) {
+	if (!lp_judge_on_path("valgrind")) {
 		free(out);
 		return lp_error("cannot run 'valgrind': not found on PATH "
 				"(install the valgrind package)");
