@@ -152,7 +152,8 @@ int lp_callgrind_read(struct lp_insns *in, const char *path)
 			unsigned long long cost = 0;
 			char *end;
 
-			if (position(&p, &addr) < 0 || position(&p, &line) < 0) {
+			if (position(&p, &addr) < 0 ||
+			    position(&p, &line) < 0) {
 				ret = lp_error("%s:%zu: bad position", path,
 					       lineno);
 				break;
