@@ -132,10 +132,13 @@ int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant)
 		int st = lp_judge_capture(argv, 1, &text, NULL);
 
 		if (st) {
+			/* the name is the object's, not the array's */
+			const char *o = objs[i];
+
 			free(text);
 			free(objs);
 			return st < 0 ? -1 : lp_error("objdump failed on "
-						      "'%s'", objs[i]);
+						      "'%s'", o);
 		}
 		mark_object(in, objs[i], text);
 		free(text);
