@@ -49,7 +49,7 @@ VERSION := $(shell sed -n 's/^\#define LP_VERSION_\(MAJOR\|MINOR\|RELEASE\)  *\(
 RT_SRC   = lib/runtime.c lib/format.c lib/error.c lib/mark.c
 # Everything else in lib/ serves the command.
 PROF_SRC = $(filter-out $(RT_SRC),$(wildcard lib/*.c))
-TOOL_SRC = $(wildcard tools/*.c tools/fix/*.c tools/report/*.c)
+TOOL_SRC = $(wildcard tools/*.c tools/fix/*.c tools/report/*.c tools/judge/*.c)
 TOOL_MAIN = tools/likelyprof.c
 
 RT_OBJ   = $(RT_SRC:%.c=$(OBJ)/pic/%.o)

@@ -222,9 +222,48 @@ void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value)
 	sink_putc(sink, '\n');
 }
 
-void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
-		  uint64_t constant, long expect, const char *file, long line,
-		  const char *func, const char *unit, const char *cond)
+const char *lp_sure_name(enum lp_sure s)
+{
+	switch (s) {
+	case LP_SURE_MEASURED:
+		return "";
+	case LP_SURE_EXACT:
+		return "exact";
+	case LP_SURE_ESTIMATED:
+		return "estimated";
+	case LP_SURE_AMBIGUOUS:
+		return "ambiguous";
+	case LP_SURE_UNJUDGEABLE:
+		return "unjudgeable";
+	}
+	return "";
+}
+
+int lp_sure_parse(const char *s, size_t n, enum lp_sure *out)
+{
+	enum lp_sure k;
+
+	/* an empty field would be a measured site written the long way */
+	for (k = LP_SURE_EXACT; k <= LP_SURE_UNJUDGEABLE; k++) {
+		const char *name = lp_sure_name(k);
+		size_t i;
+
+		for (i = 0; i < n && name[i] == s[i]; i++)
+			;
+		if (i == n && !name[n]) {
+			*out = k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* One site record up to its cond, without the newline. */
+static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
+			     uint64_t incorrect, uint64_t constant,
+			     long expect, const char *file, long line,
+			     const char *func, const char *unit,
+			     const char *cond)
 {
 	lp_sink_str(sink, "site\t");
 	lp_sink_u64(sink, correct);
@@ -253,6 +292,28 @@ void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
 		lp_sink_cond(sink, cond);
 	else
 		lp_sink_escaped(sink, cond);
+}
+
+void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
+		  uint64_t constant, long expect, const char *file, long line,
+		  const char *func, const char *unit, const char *cond)
+{
+	sink_site_fields(sink, correct, incorrect, constant, expect, file,
+			 line, func, unit, cond);
+	sink_putc(sink, '\n');
+}
+
+void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
+		       uint64_t incorrect, uint64_t constant, long expect,
+		       const char *file, long line, const char *func,
+		       const char *unit, const char *cond, enum lp_sure sure)
+{
+	sink_site_fields(sink, correct, incorrect, constant, expect, file,
+			 line, func, unit, cond);
+	if (sure != LP_SURE_MEASURED) {
+		sink_putc(sink, '\t');
+		lp_sink_str(sink, lp_sure_name(sure));
+	}
 	sink_putc(sink, '\n');
 }
 

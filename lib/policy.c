@@ -132,6 +132,8 @@ const char *lp_verdict_name(enum lp_verdict v)
 		return "few";
 	case LP_VERDICT_NEVER:
 		return "never";
+	case LP_VERDICT_UNSURE:
+		return "unsure";
 	}
 	return "unknown";
 }
@@ -283,6 +285,8 @@ static int fold_copies(struct lp_judged_list *out, size_t *of, size_t nof)
 						      from->per[p].constant);
 		}
 		to->nrows += from->nrows;
+		if (from->sure > to->sure)
+			to->sure = from->sure;
 	}
 	for (k = 0; k < out->nr; k++) {
 		if (into[k] != k) {
@@ -342,6 +346,8 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 			c->incorrect = lp_sat_add(c->incorrect, row->incorrect);
 			c->constant = lp_sat_add(c->constant, row->constant);
 			out->v[of[r]].nrows++;
+			if (row->sure > out->v[of[r]].sure)
+				out->v[of[r]].sure = row->sure;
 		}
 	}
 	ret = fold_copies(out, of, total);
@@ -367,9 +373,21 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 			s->rows[s->nrows++].prof = i;
 		}
 	}
-	for (k = 0; k < out->nr; k++)
-		lp_policy_judge(pol, out->v[k].per, n, out->v[k].expect,
-				&out->v[k].j);
+	for (k = 0; k < out->nr; k++) {
+		struct lp_judged *s = &out->v[k];
+
+		lp_policy_judge(pol, s->per, n, s->expect, &s->j);
+		/*
+		 * Counts read from a binary are only worth a change where
+		 * they are those of the hint's own jump: an ambiguous site
+		 * may sum a neighbour's jump, and an unjudgeable one has no
+		 * jump at all, so its zero counts do not mean "never ran".
+		 */
+		if (s->sure == LP_SURE_UNJUDGEABLE ||
+		    (s->sure == LP_SURE_AMBIGUOUS &&
+		     lp_verdict_changes(s->j.verdict)))
+			s->j.verdict = LP_VERDICT_UNSURE;
+	}
 	if (out->nr > 1)
 		qsort(out->v, out->nr, sizeof(*out->v), cmp_site);
 	ret = 0;

@@ -47,7 +47,9 @@ enum lp_verdict {
 	LP_VERDICT_FLIP,        /* backwards in every profile: swap it */
 	LP_VERDICT_CONSTANT,    /* only ever saw a compile-time constant */
 	LP_VERDICT_FEW,         /* too few evaluations to judge */
-	LP_VERDICT_NEVER        /* the workload never reached it */
+	LP_VERDICT_NEVER,       /* the workload never reached it */
+	LP_VERDICT_UNSURE       /* judged from a binary, and the counts
+				 * are ambiguous or missing: no change */
 };
 
 /* Counts of one site in one profile (or summed). */
@@ -84,7 +86,8 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 				long expect, struct lp_judgement *out);
 
 /*! lp_verdict_name() :
- *  @return : "fine", "remove", "flip", "constant", "few" or "never".
+ *  @return : "fine", "remove", "flip", "constant", "few", "never" or
+ *            "unsure".
  */
 const char *lp_verdict_name(enum lp_verdict v);
 
@@ -113,6 +116,7 @@ struct lp_judged {
 	const char *cond;
 	long line;
 	long expect;
+	enum lp_sure sure;      /* the least sure of its records */
 	struct lp_counts *per;  /* counts in each profile, [nprof] */
 	struct lp_site_row *rows;
 	size_t nrows;
@@ -132,7 +136,9 @@ struct lp_judged_list {
  *  Folds the records of @n profiles by (canonical file, line, func,
  *  expect, cond), judges each site, and fills @out sorted by file and
  *  line.  Records of unannotated branches (expect "if", the kernel's
- *  branch_all) are left out: they carry no annotation to judge.
+ *  branch_all) are left out: they carry no annotation to judge.  A site
+ *  whose counts are ambiguous never gets remove or flip, and one that is
+ *  unjudgeable gets nothing but LP_VERDICT_UNSURE.
  *  @return : 0, -LP_ENOMEM or -LP_EINVAL (bad policy).
  */
 int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,

@@ -320,7 +320,7 @@ int lp_parse_lineno(const char *s, size_t n, long *v)
 /*-************************************
  *  The likelyprof format
  **************************************/
-#define MAX_FIELDS 10
+#define MAX_FIELDS 11
 
 struct field {
 	const char *s;
@@ -566,7 +566,7 @@ static int parse_expect(const struct field *f, long *v)
  * (@prev, or NULL) takes that record's string: less memory, and no
  * decoding.
  */
-static int read_site(struct lp_reader *r, const struct field *f,
+static int read_site(struct lp_reader *r, const struct field *f, size_t nr,
 		     const struct field *prev, struct lp_profile *out)
 {
 	static const struct {
@@ -610,6 +610,9 @@ static int read_site(struct lp_reader *r, const struct field *f,
 					    dst)) < 0)
 			return err;
 	}
+	/* the optional eleventh field: how sure a judged site is */
+	if (nr == 11 && lp_sure_parse(f[10].s, f[10].n, &s.sure) < 0)
+		return fail_excerpt(r, "sure value", &f[10]);
 	if (lp_profile_push(out, &s) < 0)
 		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
 	return 0;
@@ -723,7 +726,9 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r,
 			return lp_reader_fail(r, -LP_EPARSE,
 					      "unknown record '%s'", ex);
 		}
-		if (nr != records[i].fields)
+		/* a site may carry the optional sure field */
+		if (nr != records[i].fields &&
+		    !(i == 2 && nr == records[i].fields + 1))
 			return lp_reader_fail(r, -LP_EPARSE,
 				"%s record has %zu fields, expected %zu",
 				records[i].type, nr, records[i].fields);
@@ -741,7 +746,8 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r,
 			err = read_meta(r, f, out);
 			break;
 		case 2:
-			err = read_site(r, f, local_sites ? prev : NULL, out);
+			err = read_site(r, f, nr, local_sites ? prev : NULL,
+					out);
 			memcpy(prev, f, sizeof(prev));
 			local_sites++;
 			st->sites++;
@@ -1155,6 +1161,9 @@ static int group_eq(const void *ctx, size_t group)
 
 static void add_counts(struct lp_prof_site *d, const struct lp_prof_site *s)
 {
+	/* a sum is only as sure as the least sure of its parts */
+	if (s->sure > d->sure)
+		d->sure = s->sure;
 	d->correct = lp_sat_add(d->correct, s->correct);
 	d->incorrect = lp_sat_add(d->incorrect, s->incorrect);
 	d->constant = lp_sat_add(d->constant, s->constant);
@@ -1399,9 +1408,9 @@ int lp_profile_write(struct lp_profile *p, FILE *out)
 	for (i = 0; i < p->nr; i++) {
 		const struct lp_prof_site *s = &p->sites[i];
 
-		lp_sink_site(&fs.sink, s->correct, s->incorrect, s->constant,
-			     s->expect, s->file, s->line, s->func, s->unit,
-			     s->cond);
+		lp_sink_site_sure(&fs.sink, s->correct, s->incorrect,
+				  s->constant, s->expect, s->file, s->line,
+				  s->func, s->unit, s->cond, s->sure);
 	}
 	lp_sink_end(&fs.sink, p->nr);
 	if (lp_sink_finish(&fs.sink) < 0 || fflush(out) || ferror(out)) {

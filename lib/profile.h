@@ -37,6 +37,31 @@ enum lp_prof_origin {
 	LP_ORIGIN_CSV = 3          /* `likelyprof report --format csv` */
 };
 
+/*
+ * How sure a site's counts are.  A profile from an instrumented build
+ * counts every evaluation (measured, the default, written as nothing); one
+ * that `likelyprof judge` read from an unmodified binary says per site
+ * whether its counts are those of one conditional jump (exact), of several
+ * jumps it could not tell apart (ambiguous), or whether no jump was left
+ * to count (unjudgeable: cmov, folded, threaded); branch samples give
+ * estimates.  The order is from surest to least sure: merging keeps the
+ * least sure of the records it sums.
+ */
+enum lp_sure {
+	LP_SURE_MEASURED = 0,   /* counted by the instrumentation */
+	LP_SURE_EXACT,          /* one jump, or copies of one jump */
+	LP_SURE_ESTIMATED,      /* scaled from branch samples */
+	LP_SURE_AMBIGUOUS,      /* several candidate jumps */
+	LP_SURE_UNJUDGEABLE     /* no branch left to count */
+};
+
+/*! lp_sure_name() / lp_sure_parse() :
+ *  The words of the profile's `sure` field ("" for measured).  parse
+ *  returns 0, or -1 for a word it does not know.
+ */
+const char *lp_sure_name(enum lp_sure s);
+int lp_sure_parse(const char *s, size_t n, enum lp_sure *out);
+
 struct lp_prof_site {
 	char *file;
 	char *func;
@@ -48,6 +73,7 @@ struct lp_prof_site {
 	uint64_t incorrect;
 	uint64_t constant;
 	size_t src_line;        /* input line it was read from, or 0 */
+	enum lp_sure sure;      /* LP_SURE_MEASURED unless judged */
 };
 
 struct lp_prof_meta {
@@ -178,6 +204,16 @@ void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
 		  uint64_t constant, long expect, const char *file, long line,
 		  const char *func, const char *unit, const char *cond);
 void lp_sink_end(struct lp_sink *sink, uint64_t count);
+
+/*! lp_sink_site_sure() :
+ *  As lp_sink_site(), with the optional `sure` field after cond when
+ *  @sure is not LP_SURE_MEASURED (so measured profiles keep ten fields).
+ */
+void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
+		       uint64_t incorrect, uint64_t constant, long expect,
+		       const char *file, long line, const char *func,
+		       const char *unit, const char *cond,
+		       enum lp_sure sure);
 
 /*! lp_sink_finish() :
  *  Flushes what is left.  @return : 0, or the sticky error.

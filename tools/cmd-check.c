@@ -102,6 +102,8 @@ static void print_json(const struct lp_check_entry *e, int first)
 		lp_json_str(s->cond);
 	else
 		printf("null");         /* kernel tables do not say */
+	if (s->sure != LP_SURE_MEASURED)
+		printf(", \"sure\": \"%s\"", lp_sure_name(s->sure));
 	if (e->pl && !e->pl->placed && e->pl->reason) {
 		printf(", \"not_found\": ");
 		lp_json_str(e->pl->reason);
@@ -179,18 +181,21 @@ static const char *const sarif_rules[][2] = {
 	{ "constant", "The annotation only saw a constant condition" },
 	{ "never", "The annotation never ran" },
 	{ "suggest", "An unannotated branch went one way almost always" },
+	{ "unsure", "The binary's jumps cannot tell how the hint did" },
 };
 
-static void print_sarif_head(void)
+/* The unsure rule is listed only where a result uses it, so the output of
+ * measured profiles stays as it was. */
+static void print_sarif_head(int unsure)
 {
-	size_t i;
+	size_t i, nrules = sizeof(sarif_rules) / sizeof(sarif_rules[0]);
 
 	printf("{\n  \"$schema\": \"https://json.schemastore.org/"
 	       "sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
 	       "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": "
 	       "\"likelyprof\", \"version\": \"%s\", \"rules\": [",
 	       LP_VERSION_STRING);
-	for (i = 0; i < sizeof(sarif_rules) / sizeof(sarif_rules[0]); i++)
+	for (i = 0; i < nrules - !unsure; i++)
 		printf("%s\n      {\"id\": \"likelyprof-%s\", "
 		       "\"shortDescription\": {\"text\": \"%s\"}}",
 		       i ? "," : "", sarif_rules[i][0], sarif_rules[i][1]);
@@ -221,7 +226,7 @@ int cmd_check(int argc, const char **argv)
 	struct lp_check_entry *e;
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *v;
-	size_t nfiles = 0, n = 0, i, count[6] = { 0 }, nstale = 0;
+	size_t nfiles = 0, n = 0, i, count[7] = { 0 }, nstale = 0;
 	const char *last_change = NULL;
 	int all = 0, json = 0, sarif = 0, ret;
 	double suggest_at = LP_SUGGEST_AT;
@@ -315,7 +320,11 @@ int cmd_check(int argc, const char **argv)
 	if (n > 1)
 		qsort(e, n, sizeof(*e), cmp_entry);
 	if (sarif) {
-		print_sarif_head();
+		size_t unsure = 0;
+
+		for (i = 0; i < n; i++)
+			unsure += e[i].s->j.verdict == LP_VERDICT_UNSURE;
+		print_sarif_head(unsure > 0);
 		for (i = 0; i < n; i++) {
 			char *msg = lp_site_message(&e[i], tree);
 			enum lp_verdict verdict = e[i].s->j.verdict;
@@ -364,6 +373,8 @@ int cmd_check(int argc, const char **argv)
 		if (sug.branches)
 			printf(", \"branches\": %zu, \"suggestions\": %zu",
 			       sug.branches, sug.nr);
+		if (count[LP_VERDICT_UNSURE])
+			printf(", \"unsure\": %zu", count[LP_VERDICT_UNSURE]);
 		printf("}\n}\n");
 	} else {
 		for (i = 0; i < sug.nr; i++)
@@ -376,6 +387,9 @@ int cmd_check(int argc, const char **argv)
 		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
 		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
 		       count[LP_VERDICT_NEVER]);
+		if (count[LP_VERDICT_UNSURE])
+			printf(", %zu not judged from the binary",
+			       count[LP_VERDICT_UNSURE]);
 		if (sug.branches)
 			printf("; %zu of %zu unannotated branches could "
 			       "take a hint", sug.nr, sug.branches);

@@ -34,6 +34,8 @@ static const struct cmd commands[] = {
 	  "--suggest-min" },
 	{ "fix", cmd_fix, "write the patches that remove or flip them",
 	  "--src --split --label --flip-at --remove-at --min-hits" },
+	{ "judge", cmd_judge, "judge the hints of an unmodified binary",
+	  NULL },
 	{ "merge", cmd_merge, "sum profiles from several runs or machines",
 	  "-o --output" },
 	{ "report", cmd_report, "print the kernel's branch_annotated table",

@@ -71,7 +71,21 @@ char *lp_site_message(const struct lp_check_entry *e,
 	case LP_VERDICT_NEVER:
 		fprintf(m, "never ran");
 		break;
+	case LP_VERDICT_UNSURE:
+		if (s->sure == LP_SURE_UNJUDGEABLE)
+			fprintf(m, "has no branch of its own in the binary; "
+				"not judged");
+		else
+			fprintf(m, "shares its line with other jumps in the "
+				"binary (%llu evaluations at most); not judged",
+				(unsigned long long)j->evals);
+		break;
 	}
+	/* a verdict from a binary's jumps says so, measured ones do not */
+	if (s->sure == LP_SURE_AMBIGUOUS && j->verdict != LP_VERDICT_UNSURE)
+		fprintf(m, " (ambiguous counts)");
+	else if (s->sure == LP_SURE_ESTIMATED)
+		fprintf(m, " (estimated)");
 	if (fclose(m) || !msg)
 		lp_die("out of memory");
 	free(spell);

@@ -195,6 +195,42 @@ static void test_profiles__flip_needs_every_profile(void)
 	LP_CHECK_INT(judge(&defaults, small, 2, 1, &j), LP_VERDICT_FLIP);
 }
 
+/*
+ * Counts read from a binary: an ambiguous site never gets a change, an
+ * unjudgeable one gets only "unsure", an exact one is judged as usual.
+ */
+static void test_sure__no_change_from_unsure_sites(void)
+{
+	struct lp_profile p = LP_PROFILE_INIT;
+	const struct lp_profile *ptr = &p;
+	struct lp_judged_list J = LP_JUDGED_LIST_INIT;
+	struct lp_prof_site s;
+	enum lp_sure sure[4] = { LP_SURE_EXACT, LP_SURE_AMBIGUOUS,
+				 LP_SURE_UNJUDGEABLE, LP_SURE_AMBIGUOUS };
+	enum lp_verdict want[4] = { LP_VERDICT_FLIP, LP_VERDICT_UNSURE,
+				    LP_VERDICT_UNSURE, LP_VERDICT_FINE };
+	long i;
+
+	memset(&s, 0, sizeof(s));
+	s.file = "a.c";
+	s.func = s.unit = s.cond = "";
+	s.expect = 1;
+	for (i = 0; i < 4; i++) {
+		s.line = i + 1;
+		s.correct = i == 3 ? 1000000 : 10;
+		s.incorrect = i == 3 ? 10 : 1000000;
+		s.sure = sure[i];
+		LP_CHECK_INT(lp_profile_add(&p, &s), 0);
+	}
+	LP_CHECK_INT(lp_judge_profiles(&J, &defaults, &ptr, 1), 0);
+	LP_CHECK_INT(J.nr, 4);
+	for (i = 0; i < 4 && J.nr == 4; i++)
+		LP_CHECK_STR(lp_verdict_name(J.v[i].j.verdict),
+			     lp_verdict_name(want[i]));
+	lp_judged_list_release(&J);
+	lp_profile_release(&p);
+}
+
 /* Fine on the sum, but one workload suffers: remove. */
 static void test_profiles__fine_sum_wrong_in_one(void)
 {
@@ -234,6 +270,7 @@ int main(void)
 	LP_TEST(test_profiles__disagreement_removes);
 	LP_TEST(test_profiles__flip_needs_every_profile);
 	LP_TEST(test_profiles__fine_sum_wrong_in_one);
+	LP_TEST(test_sure__no_change_from_unsure_sites);
 	LP_TEST(test_options__no_flip_and_values);
 	return lp_test_done();
 }

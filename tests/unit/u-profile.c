@@ -122,6 +122,51 @@ static void test_roundtrip__numbers(void)
 	lp_profile_release(&q);
 }
 
+/*
+ * A judged site's sure field survives a write and a read, a measured site
+ * is written with ten fields as before, and a merge keeps the least sure.
+ */
+static void test_roundtrip__sure(void)
+{
+	struct lp_profile p = LP_PROFILE_INIT, q = LP_PROFILE_INIT;
+	struct lp_diag diag;
+	char *text;
+
+	add_site(&p, "a.c", 1, "f", 1, "a.c", "x", 5, 1, 0);
+	add_site(&p, "a.c", 2, "f", 0, "a.c", "y", 5, 1, 0);
+	add_site(&p, "a.c", 3, "f", 0, "a.c", "z", 0, 0, 0);
+	p.sites[1].sure = LP_SURE_AMBIGUOUS;
+	p.sites[2].sure = LP_SURE_UNJUDGEABLE;
+	text = write_str(&p);
+	LP_CHECK_STR(text,
+		"# likelyprof profile, see doc/FORMAT.md\n"
+		"likelyprof-profile\t1\n"
+		"site\t5\t1\t0\t1\ta.c\t1\tf\ta.c\tx\n"
+		"site\t5\t1\t0\t0\ta.c\t2\tf\ta.c\ty\tambiguous\n"
+		"site\t0\t0\t0\t0\ta.c\t3\tf\ta.c\tz\tunjudgeable\n"
+		"end\t3\n");
+	LP_CHECK_INT(read_str(&q, text, &diag), 0);
+	LP_CHECK_INT(q.nr, 3);
+	if (q.nr == 3) {
+		LP_CHECK_INT(q.sites[0].sure, LP_SURE_MEASURED);
+		LP_CHECK_INT(q.sites[1].sure, LP_SURE_AMBIGUOUS);
+		LP_CHECK_INT(q.sites[2].sure, LP_SURE_UNJUDGEABLE);
+	}
+	/* measured + ambiguous is ambiguous, whichever side it is on */
+	q.sites[0].sure = LP_SURE_AMBIGUOUS;
+	p.sites[1].sure = LP_SURE_MEASURED;
+	LP_CHECK_INT(lp_profile_merge(&p, &q), 0);
+	LP_CHECK_INT(p.nr, 3);
+	if (p.nr == 3) {
+		LP_CHECK_INT(p.sites[0].sure, LP_SURE_AMBIGUOUS);
+		LP_CHECK_INT(p.sites[1].sure, LP_SURE_AMBIGUOUS);
+		LP_CHECK_U64(p.sites[1].correct, 10);
+	}
+	free(text);
+	lp_profile_release(&p);
+	lp_profile_release(&q);
+}
+
 /* Comments anywhere; appending a second profile keeps the first's sites. */
 static void test_read__comments_and_append(void)
 {
@@ -180,7 +225,11 @@ static const struct bad {
 	{ H "site\t1\t2\t0\t1\ta.c\t3\tf\ta.c\n", 0, -LP_EPARSE,
 	  "t.lprof:2: site record has 9 fields, expected 10" },
 	{ H "site\t1\t2\t0\t1\ta.c\t3\tf\ta.c\tx\ty\n", 0, -LP_EPARSE,
-	  "t.lprof:2: site record has 11 fields, expected 10" },
+	  "t.lprof:2: bad sure value 'y'" },
+	{ H "site\t1\t2\t0\t1\ta.c\t3\tf\ta.c\tx\t\n", 0, -LP_EPARSE,
+	  "t.lprof:2: bad sure value ''" },
+	{ H "site\t1\t2\t0\t1\ta.c\t3\tf\ta.c\tx\texact\ty\n", 0,
+	  -LP_EPARSE, "t.lprof:2: site record has 12 fields, expected 10" },
 	{ H "meta\tk\n", 0, -LP_EPARSE,
 	  "t.lprof:2: meta record has 2 fields, expected 3" },
 	{ H "end\n", 0, -LP_EPARSE,
@@ -567,6 +616,7 @@ int main(void)
 {
 	LP_TEST(test_roundtrip__escapes);
 	LP_TEST(test_roundtrip__numbers);
+	LP_TEST(test_roundtrip__sure);
 	LP_TEST(test_read__comments_and_append);
 	LP_TEST(test_read__errors);
 	LP_TEST(test_read__split_same);

@@ -1,0 +1,213 @@
+/*
+ * cmd-judge.c - `likelyprof judge`: the hints of an unmodified binary,
+ * judged from its run under valgrind, written as an ordinary profile
+ *
+ * The parts are in tools/judge/ (judge.h says which does what); this is
+ * the options and the order of the steps.  The program's exit status is
+ * judge's own, as with `likelyprof run`.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "judge/judge.h"
+#include "usage.h"
+#include "write-file.h"
+
+static const char usage_judge[] =
+	"usage: likelyprof judge [-o FILE] [--src DIR] [--cc CC] "
+	"[-I DIR] [-D NAME[=V]]\n"
+	"                        [--callgrind FILE]... -- PROG [ARGS...]\n"
+	"\n"
+	"Runs an unmodified program (built with -g) under valgrind's\n"
+	"callgrind, counts every conditional jump, finds the hints of the\n"
+	"sources under DIR (preprocessed with CC and the -I/-D options), and\n"
+	"writes a profile for report, check and fix.  Each site says how sure\n"
+	"it is: exact, ambiguous or unjudgeable; check changes no hint from\n"
+	"the last two.\n"
+	"\n"
+	"   -o FILE           the profile (default PROG.lprof)\n"
+	"   --src DIR         the program's sources (default .)\n"
+	"   --cc CC           the preprocessor's compiler (default cc)\n"
+	"   -I DIR, -D NAME   passed to the preprocessor\n"
+	"   --callgrind FILE  read a callgrind output (--dump-instr=yes\n"
+	"                     --collect-jumps=yes) instead of running PROG\n";
+
+static char *tmpdir;
+
+static void remove_tmpdir(void)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!tmpdir || !(d = opendir(tmpdir)))
+		return;
+	while ((e = readdir(d))) {
+		char *p;
+
+		if (e->d_name[0] == '.')
+			continue;
+		p = lp_xstrfmt("%s/%s", tmpdir, e->d_name);
+		unlink(p);
+		free(p);
+	}
+	closedir(d);
+	rmdir(tmpdir);
+}
+
+/* Reads every callgrind.* file of @dir; returns how many, or -1. */
+static int read_dir(struct lp_insns *in, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return lp_error("cannot read '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		char *p;
+		int err;
+
+		if (strncmp(e->d_name, "callgrind.", 10))
+			continue;
+		p = lp_xstrfmt("%s/%s", dir, e->d_name);
+		err = lp_callgrind_read(in, p);
+		free(p);
+		if (err) {
+			closedir(d);
+			return -1;
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+int cmd_judge(int argc, const char **argv)
+{
+	const char *out = NULL, *src = ".", *cc = "cc", *tmp;
+	const char **flags = lp_xcalloc((size_t)argc + 1, sizeof(*flags));
+	const char **cg = lp_xcalloc((size_t)argc + 1, sizeof(*cg));
+	struct lp_hints hints = { NULL, 0, 0 };
+	struct lp_insns insns;
+	struct lp_profile prof = LP_PROFILE_INIT;
+	size_t nflags = 0, ncg = 0, i, n[5] = { 0 };
+	char **want = NULL, *defname = NULL;
+	int k, status = 0, ret = LP_EXIT_ERROR;
+
+	memset(&insns, 0, sizeof(insns));
+	if (lp_wants_help(argc, argv)) {
+		fputs(usage_judge, stdout);
+		free(flags);
+		free(cg);
+		return LP_EXIT_OK;
+	}
+	for (k = 1; k < argc; k++) {
+		const char *a = argv[k];
+
+		if (!strcmp(a, "--")) {
+			k++;
+			break;
+		}
+		if (!strcmp(a, "-o") || !strcmp(a, "--src") ||
+		    !strcmp(a, "--cc") || !strcmp(a, "--callgrind") ||
+		    !strcmp(a, "-I") || !strcmp(a, "-D")) {
+			if (k + 1 >= argc || !*argv[k + 1])
+				lp_usage_error(usage_judge, "option '%s' needs "
+					       "a value", a);
+			if (!strcmp(a, "-o"))
+				out = argv[++k];
+			else if (!strcmp(a, "--src"))
+				src = argv[++k];
+			else if (!strcmp(a, "--cc"))
+				cc = argv[++k];
+			else if (!strcmp(a, "--callgrind"))
+				cg[ncg++] = argv[++k];
+			else
+				flags[nflags++] = lp_xstrfmt("%s%s", a,
+							     argv[++k]);
+		} else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) ||
+			   !strncmp(a, "-U", 2)) {
+			flags[nflags++] = lp_xstrdup(a);
+		} else if (a[0] == '-') {
+			lp_usage_error(usage_judge, "unknown option '%s'", a);
+		} else {
+			break;
+		}
+	}
+	if (k >= argc && !ncg)
+		lp_usage_error(usage_judge, "no program to run");
+	if (!out) {
+		const char *prog = k < argc ? argv[k] : "callgrind";
+		const char *base = strrchr(prog, '/');
+
+		out = defname = lp_xstrfmt("%s.lprof", base ? base + 1 : prog);
+	}
+	/* before the sources are read: the one thing most likely missing */
+	if (k < argc && !lp_judge_on_path("valgrind")) {
+		lp_error("cannot run 'valgrind': not found on PATH (install "
+			 "the valgrind package)");
+		goto done;
+	}
+	if (lp_hints_find(&hints, src, cc, flags) < 0)
+		goto done;
+	if (!hints.nr)
+		lp_warning("no hint (__builtin_expect) in the sources under "
+			   "'%s'", src);
+	for (i = 0; i < ncg; i++)
+		if (lp_callgrind_read(&insns, cg[i]) < 0)
+			goto done;
+	if (k < argc) {
+		tmp = getenv("TMPDIR");
+		tmpdir = lp_xstrfmt("%s/likelyprof-judge-XXXXXX",
+				    tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(tmpdir)) {
+			lp_error("cannot make a temporary folder: %s",
+				 strerror(errno));
+			free(tmpdir);
+			tmpdir = NULL;
+			goto done;
+		}
+		atexit(remove_tmpdir);
+		if (lp_judge_valgrind(argv + k, tmpdir, &status) < 0)
+			goto done;
+		if (read_dir(&insns, tmpdir) <= 0) {
+			lp_error("valgrind wrote no callgrind output for '%s'",
+				 argv[k]);
+			goto done;
+		}
+	}
+	want = lp_xcalloc(hints.nr + 1, sizeof(*want));
+	for (i = 0; i < hints.nr; i++)
+		want[i] = hints.v[i].real;
+	if (lp_jumps_mark(&insns, want, hints.nr) < 0 ||
+	    lp_judge_decide(&prof, &hints, &insns) < 0)
+		goto done;
+	if (lp_profile_set_meta(&prof, "origin", "judge-valgrind") < 0 ||
+	    (k < argc && lp_profile_set_meta(&prof, "program", argv[k]) < 0))
+		lp_die("out of memory");
+	if (lp_write_profile_file(&prof, out) < 0)
+		goto done;
+	for (i = 0; i < prof.nr; i++)
+		n[prof.sites[i].sure]++;
+	fprintf(stderr, "likelyprof: %zu hints judged into '%s': %zu exact, "
+		"%zu ambiguous, %zu unjudgeable\n", prof.nr, out,
+		n[LP_SURE_EXACT], n[LP_SURE_AMBIGUOUS],
+		n[LP_SURE_UNJUDGEABLE]);
+	ret = status;
+done:
+	for (i = 0; i < nflags; i++)
+		free((char *)flags[i]);
+	free(flags);
+	free(cg);
+	free(want);
+	free(defname);
+	lp_hints_release(&hints);
+	lp_insns_release(&insns);
+	lp_profile_release(&prof);
+	return ret;
+}

@@ -1,0 +1,224 @@
+/*
+ * callgrind.c - reading what callgrind wrote: executed instructions with
+ * their source lines, and the taken counts of conditional jumps
+ *
+ * The format (valgrind's docs/callgrind-format) compresses names, as
+ * "fl=(12) /path" once and "fl=(12)" after, and positions, as "+3" or
+ * "*" relative to the line before.  With --dump-instr=yes a position is
+ * "address line".  A "jcnd=TAKEN/EXECUTED TARGET" line is followed by
+ * the position of the jump itself; callgrind writes one only for a jump
+ * that was taken at least once, which is why jumps.c asks objdump.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/judge.h"
+#include "usage.h"
+
+const char *lp_insns_name(struct lp_insns *in, const char *s, size_t n)
+{
+	char *d = lp_xmalloc(n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	if (in->names_nr == in->names_alloc) {
+		in->names_alloc = in->names_alloc ? in->names_alloc * 2 : 64;
+		in->names = lp_xrealloc(in->names, in->names_alloc *
+					sizeof(*in->names));
+	}
+	in->names[in->names_nr++] = d;
+	return d;
+}
+
+void lp_insns_release(struct lp_insns *in)
+{
+	size_t i;
+
+	if (!in)
+		return;
+	for (i = 0; i < in->names_nr; i++)
+		free(in->names[i]);
+	free(in->names);
+	free(in->v);
+	memset(in, 0, sizeof(*in));
+}
+
+/* One namespace of compressed names: id -> string. */
+struct names {
+	const char **v;
+	size_t alloc;
+};
+
+/*
+ * "(id) name", "(id)" or "name": the name, defining the id where it
+ * is given.  NULL for a reference to an id never defined.
+ */
+static const char *name_of(struct lp_insns *in, struct names *ns,
+			   const char *s)
+{
+	char *end;
+	unsigned long id;
+
+	if (*s != '(')
+		return lp_insns_name(in, s, strlen(s));
+	id = strtoul(s + 1, &end, 10);
+	if (*end != ')' || id > 1000000)
+		return NULL;
+	if (id >= ns->alloc) {
+		size_t n = ns->alloc ? ns->alloc : 64;
+
+		while (n <= id)
+			n *= 2;
+		ns->v = lp_xrealloc(ns->v, n * sizeof(*ns->v));
+		memset(ns->v + ns->alloc, 0, (n - ns->alloc) * sizeof(*ns->v));
+		ns->alloc = n;
+	}
+	end++;
+	while (*end == ' ')
+		end++;
+	if (*end)
+		ns->v[id] = lp_insns_name(in, end, strlen(end));
+	return ns->v[id];
+}
+
+/* A position field: absolute (hex with 0x, or decimal), +N, -N or *. */
+static int position(const char **p, uint64_t *v)
+{
+	const char *s = *p;
+	char *end;
+	unsigned long long x;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '*') {
+		*p = s + 1;
+		return 0;
+	}
+	errno = 0;
+	if (*s == '+' || *s == '-') {
+		x = strtoull(s + 1, &end, 10);
+		if (end == s + 1)
+			return -1;
+		*v = *s == '+' ? *v + x : *v - x;
+	} else {
+		x = strtoull(s, &end, 0);
+		if (end == s)
+			return -1;
+		*v = x;
+	}
+	*p = end;
+	return errno ? -1 : 0;
+}
+
+static void push(struct lp_insns *in, const struct lp_insn *ins)
+{
+	if (in->nr == in->alloc) {
+		in->alloc = in->alloc ? in->alloc * 2 : 1024;
+		in->v = lp_xrealloc(in->v, in->alloc * sizeof(*in->v));
+	}
+	in->v[in->nr++] = *ins;
+}
+
+int lp_callgrind_read(struct lp_insns *in, const char *path)
+{
+	struct names files = { NULL, 0 }, fns = { NULL, 0 }, objs = { NULL, 0 };
+	const char *obj = "", *fl = "", *file = "", *fn = "";
+	uint64_t addr = 0, line = 0, taken = 0;
+	enum { COST, SKIP, JUMP } next = COST;
+	char *buf = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f)
+		return lp_error("%s: %s", path, strerror(errno));
+	while ((len = getline(&buf, &cap, f)) > 0) {
+		const char *p = buf, *eq;
+
+		lineno++;
+		if (buf[len - 1] == '\n')
+			buf[--len] = '\0';
+		if (lineno == 1 && strncmp(buf, "# callgrind format", 18) &&
+		    strncmp(buf, "version:", 8)) {
+			ret = lp_error("%s:1: not a callgrind output file",
+				       path);
+			break;
+		}
+		if (strchr("0123456789+-*", *p) && *p) {
+			struct lp_insn ins;
+			unsigned long long cost = 0;
+			char *end;
+
+			if (position(&p, &addr) < 0 ||
+			    position(&p, &line) < 0) {
+				ret = lp_error("%s:%zu: bad position", path,
+					       lineno);
+				break;
+			}
+			if (next == SKIP) {
+				next = COST;
+				continue;
+			}
+			cost = strtoull(p, &end, 10);
+			memset(&ins, 0, sizeof(ins));
+			ins.obj = obj;
+			ins.file = file;
+			ins.fn = fn;
+			ins.addr = addr;
+			ins.line = (long)line;
+			if (next == JUMP)
+				ins.taken = taken;
+			else
+				ins.exe = cost;
+			next = COST;
+			push(in, &ins);
+			continue;
+		}
+		eq = strchr(p, '=');
+		if (!eq)
+			continue;       /* a header: version:, events:, ... */
+#define KEY(k) (eq - p == (long)strlen(k) && !strncmp(p, k, strlen(k)))
+		if (KEY("fl")) {
+			fl = file = name_of(in, &files, eq + 1);
+		} else if (KEY("fi") || KEY("fe")) {
+			file = name_of(in, &files, eq + 1);
+		} else if (KEY("fn")) {
+			fn = name_of(in, &fns, eq + 1);
+			file = fl;
+		} else if (KEY("ob")) {
+			obj = name_of(in, &objs, eq + 1);
+		} else if (KEY("cfi") || KEY("cfl") || KEY("jfi") ||
+			   KEY("jfl")) {
+			name_of(in, &files, eq + 1);
+		} else if (KEY("cfn")) {
+			name_of(in, &fns, eq + 1);
+		} else if (KEY("cob")) {
+			name_of(in, &objs, eq + 1);
+		} else if (KEY("calls") || KEY("jump")) {
+			/* the call's inclusive cost, the jump's position */
+			next = SKIP;
+		} else if (KEY("jcnd")) {
+			char *end;
+
+			taken = strtoull(eq + 1, &end, 10);
+			next = JUMP;
+		}
+#undef KEY
+		if (!obj || !file || !fn) {
+			ret = lp_error("%s:%zu: name used before it was "
+				       "defined", path, lineno);
+			break;
+		}
+	}
+	if (!ret && ferror(f))
+		ret = lp_error("%s: %s", path, strerror(errno));
+	fclose(f);
+	free(buf);
+	free(files.v);
+	free(fns.v);
+	free(objs.v);
+	return ret;
+}

@@ -1,0 +1,351 @@
+/*
+ * hints.c - where the hints are, from the preprocessed sources
+ *
+ * Every spelling of a hint (likely, LIKELY, expect(x, 1), a project's
+ * own macro) ends in __builtin_expect, so the compiler's preprocessor
+ * finds them all; its line markers say which file and line each came
+ * from.  A macro call that spans lines is put on the line where it starts
+ * (gcc) - the line an instrumented gcc build reports too.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "judge/judge.h"
+#include "usage.h"
+
+void lp_hints_release(struct lp_hints *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->nr; i++) {
+		free(h->v[i].file);
+		free(h->v[i].real);
+		free(h->v[i].unit);
+		free(h->v[i].func);
+		free(h->v[i].cond);
+	}
+	free(h->v);
+	memset(h, 0, sizeof(*h));
+}
+
+static int is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Skips a string or character literal starting at @p. */
+static const char *skip_literal(const char *p)
+{
+	char q = *p++;
+
+	while (*p && *p != q && *p != '\n') {
+		if (*p == '\\' && p[1])
+			p++;
+		p++;
+	}
+	return *p == q ? p + 1 : p;
+}
+
+/* A copy of [s, e) with runs of white space made one space, trimmed. */
+static char *squeeze(const char *s, const char *e)
+{
+	char *d = lp_xmalloc((size_t)(e - s) + 1), *o = d;
+	int space = 0;
+
+	for (; s < e; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '\n') {
+			space = o != d;
+			continue;
+		}
+		if (space)
+			*o++ = ' ';
+		space = 0;
+		*o++ = *s;
+	}
+	*o = '\0';
+	return d;
+}
+
+/* "1", "(0)", "1L": the expected value, or LP_EXPECT_UNKNOWN. */
+static long expect_value(const char *s)
+{
+	char *end;
+	long v;
+
+	while (*s == '(')
+		s++;
+	v = strtol(s, &end, 0);
+	if (end == s)
+		return LP_EXPECT_UNKNOWN;
+	while (*end == 'L' || *end == 'l' || *end == 'U' || *end == 'u')
+		end++;
+	while (*end == ')')
+		end++;
+	return *end ? LP_EXPECT_UNKNOWN : v;
+}
+
+struct scan {
+	struct lp_hints *out;
+	const char *root;       /* real path of the source folder, with / */
+	const char *unit;
+	char *file;             /* the line marker's file, real path */
+	int in_tree;            /* ... under root, and not a system header */
+	long line;
+};
+
+static void add_hint(struct scan *sc, const char *func, const char *cond,
+		     const char *cond_end, const char *arg2,
+		     const char *arg2_end)
+{
+	struct lp_hint h;
+	char *e2 = squeeze(arg2, arg2_end);
+	size_t i;
+
+	memset(&h, 0, sizeof(h));
+	h.real = lp_xstrdup(sc->file);
+	h.file = lp_xstrdup(sc->file + strlen(sc->root));
+	h.unit = lp_xstrdup(sc->unit);
+	h.func = lp_xstrdup(func);
+	h.cond = squeeze(cond, cond_end);
+	h.line = sc->line;
+	h.expect = expect_value(e2);
+	free(e2);
+	/* a header's hint is seen by every unit that includes it: once */
+	for (i = 0; i < sc->out->nr; i++) {
+		const struct lp_hint *o = &sc->out->v[i];
+
+		if (o->line == h.line && o->expect == h.expect &&
+		    !strcmp(o->real, h.real) && !strcmp(o->cond, h.cond)) {
+			struct lp_hints one = { &h, 1, 1 };
+
+			lp_hints_release(&one);
+			return;
+		}
+	}
+	if (sc->out->nr == sc->out->alloc) {
+		sc->out->alloc = sc->out->alloc ? sc->out->alloc * 2 : 64;
+		sc->out->v = lp_xrealloc(sc->out->v, sc->out->alloc *
+					 sizeof(h));
+	}
+	sc->out->v[sc->out->nr++] = h;
+}
+
+/* "# 12 "file" 1 3": a line marker; sets where the next line comes from. */
+static void line_marker(struct scan *sc, const char *p)
+{
+	char *end, *name, *real;
+	long n;
+
+	n = strtol(p, &end, 10);
+	while (*end == ' ')
+		end++;
+	if (end == p || *end != '"')
+		return;
+	name = (char *)++end;
+	while (*end && *end != '"' && *end != '\n')
+		end++;
+	name = lp_xstrfmt("%.*s", (int)(end - name), name);
+	sc->line = n - 1;       /* the marker's own newline adds one */
+	real = realpath(name, NULL);
+	free(name);
+	free(sc->file);
+	sc->file = real;
+	/* flag 3 (on this line): a system header, never ours */
+	sc->in_tree = real && !strncmp(real, sc->root, strlen(sc->root));
+	while (*end && *end != '\n') {
+		if (end[0] == ' ' && end[1] == '3' &&
+		    (end[2] == ' ' || end[2] == '\n' || !end[2]))
+			sc->in_tree = 0;
+		end++;
+	}
+}
+
+static void scan_text(struct scan *sc, const char *p)
+{
+	int brace = 0, paren = 0;
+	char func[256] = "", last_call[256] = "";
+
+	while (*p) {
+		if (*p == '\n') {
+			sc->line++;
+			p++;
+			if (*p == '#') {
+				const char *q = p + 1;
+
+				while (*q == ' ')
+					q++;
+				if (!strncmp(q, "line", 4))
+					q += 4;
+				line_marker(sc, q);
+				while (*p && *p != '\n')
+					p++;
+			}
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			p = skip_literal(p);
+			continue;
+		}
+		if (is_ident(*p) && !(*p >= '0' && *p <= '9')) {
+			const char *s = p;
+			size_t n;
+
+			while (is_ident(*p))
+				p++;
+			n = (size_t)(p - s);
+			if (n == 16 && !memcmp(s, "__builtin_expect", 16)) {
+				const char *q = p, *a1, *a2 = NULL;
+				int depth = 0;
+
+				while (*q == ' ' || *q == '\n')
+					q++;
+				if (*q != '(')
+					continue;
+				a1 = q + 1;
+				for (; *q; q++) {
+					if (*q == '"' || *q == '\'') {
+						q = skip_literal(q) - 1;
+					} else if (strchr("([{", *q)) {
+						depth++;
+					} else if (strchr(")]}", *q)) {
+						if (!--depth)
+							break;
+					} else if (*q == ',' && depth == 1) {
+						a2 = q + 1;
+					}
+				}
+				if (*q && a2 && sc->in_tree)
+					add_hint(sc, func, a1, a2 - 1, a2, q);
+				/* lines inside are counted as we go on */
+				continue;
+			}
+			if (!brace && !paren && n < sizeof(last_call)) {
+				const char *q = p;
+
+				while (*q == ' ')
+					q++;
+				if (*q == '(' && !(n > 2 && s[0] == '_' &&
+						   s[1] == '_')) {
+					memcpy(last_call, s, n);
+					last_call[n] = '\0';
+				}
+			}
+			continue;
+		}
+		if (*p == '(')
+			paren++;
+		else if (*p == ')')
+			paren -= paren > 0;
+		else if (*p == '{' && !brace++)
+			memcpy(func, last_call, sizeof(func));
+		else if (*p == '}' && brace && !--brace)
+			func[0] = '\0';
+		else if (*p == ';' && !brace)
+			last_call[0] = '\0';
+		p++;
+	}
+}
+
+static int preprocess(struct lp_hints *out, const char *root,
+		      const char *path, const char *cc,
+		      const char *const *flags)
+{
+	const char **argv;
+	size_t n = 0, i, k = 0;
+	char *text = NULL, *dir = lp_xstrdup(path), *slash, *idir;
+	struct scan sc;
+	int st;
+
+	while (flags && flags[n])
+		n++;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	idir = lp_xstrfmt("-I%s", dir);
+	argv = lp_xcalloc(n + 6, sizeof(*argv));
+	argv[k++] = cc;
+	argv[k++] = "-E";
+	argv[k++] = idir;
+	for (i = 0; i < n; i++)
+		argv[k++] = flags[i];
+	argv[k++] = path;
+	st = lp_judge_capture(argv, 1, &text, NULL);
+	free(argv);
+	free(idir);
+	free(dir);
+	if (st) {
+		free(text);
+		if (st > 0)
+			lp_warning("'%s' does not preprocess with '%s'; its "
+				   "hints are not judged", path, cc);
+		return st < 0 ? -1 : 0;
+	}
+	memset(&sc, 0, sizeof(sc));
+	sc.out = out;
+	sc.root = root;
+	sc.unit = path + strlen(root);
+	/* a leading newline lets the first line marker be seen as one */
+	{
+		char *t = lp_xstrfmt("\n%s", text);
+
+		sc.line = 0;
+		scan_text(&sc, t);
+		free(t);
+	}
+	free(text);
+	free(sc.file);
+	return 0;
+}
+
+static int walk(struct lp_hints *out, const char *root, const char *dir,
+		const char *cc, const char *const *flags)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return lp_error("cannot read '%s'", dir);
+	while (!ret && (e = readdir(d))) {
+		char *path;
+		struct stat st;
+		size_t n = strlen(e->d_name);
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = lp_xstrfmt("%s/%s", dir, e->d_name);
+		if (lstat(path, &st) < 0) {
+			free(path);
+			continue;
+		}
+		if (S_ISDIR(st.st_mode))
+			ret = walk(out, root, path, cc, flags);
+		else if (S_ISREG(st.st_mode) && n > 2 &&
+			 !strcmp(e->d_name + n - 2, ".c"))
+			ret = preprocess(out, root, path, cc, flags);
+		free(path);
+	}
+	closedir(d);
+	return ret;
+}
+
+int lp_hints_find(struct lp_hints *out, const char *src, const char *cc,
+		  const char *const *flags)
+{
+	char *real = realpath(src, NULL), *root;
+	int ret;
+
+	if (!real)
+		return lp_error("cannot read source folder '%s'", src);
+	root = lp_xstrfmt("%s/", real);
+	ret = walk(out, root, real, cc, flags);
+	free(real);
+	free(root);
+	return ret;
+}

@@ -1,0 +1,111 @@
+/*
+ * judge.h - judging the hints of an unmodified binary (likelyprof judge)
+ *
+ * The route, one file each: valgrind.c runs the program under callgrind
+ * and reads back what it wrote (every executed instruction with its
+ * source line, and the taken count of every conditional jump that was
+ * taken); jumps.c asks objdump where the conditional jumps are, so one
+ * that was never taken still counts; hints.c preprocesses the sources to
+ * find each __builtin_expect, whatever macro spells it; decide.c puts
+ * them together into an ordinary profile whose sites say how sure they
+ * are.  doc/likelyprof-judge.md says what this can and cannot see.
+ *
+ * Everything here returns 0 or -1 after printing its error with
+ * lp_error(); nothing exits.
+ */
+#ifndef LP_JUDGE_H
+#define LP_JUDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+/* One executed instruction, summed over every dump of the run. */
+struct lp_insn {
+	const char *obj;        /* the object file, as callgrind names it */
+	const char *file;       /* its source file, resolved where possible */
+	const char *fn;         /* the function callgrind charged it to */
+	uint64_t addr;          /* in the object's own addresses */
+	long line;
+	uint64_t exe;           /* times executed */
+	uint64_t taken;         /* as a conditional jump: times taken */
+	int cond;               /* a conditional jump (objdump says) */
+	uint64_t target;        /* ... and where it goes */
+};
+
+struct lp_insns {
+	struct lp_insn *v;
+	size_t nr, alloc;
+	char **names;           /* owns every string above */
+	size_t names_nr, names_alloc;
+};
+
+/* One hint found in the preprocessed sources. */
+struct lp_hint {
+	char *file;             /* relative to the source folder */
+	char *real;             /* its real path, to meet the binary's */
+	char *unit;             /* the translation unit */
+	char *func;
+	char *cond;
+	long line;
+	long expect;            /* 0, 1, or LP_EXPECT_UNKNOWN */
+};
+
+struct lp_hints {
+	struct lp_hint *v;
+	size_t nr, alloc;
+};
+
+/*! lp_judge_capture() :
+ *  Runs @argv (argv[0] looked up on PATH) with its stdout in a malloc'd
+ *  buffer (*out, NUL-terminated, the caller frees it) and stderr passed
+ *  through, or to /dev/null when @quiet.
+ *  @return : its exit status, or -1 when it could not run.
+ */
+int lp_judge_capture(const char *const *argv, int quiet, char **out,
+		     size_t *len);
+
+/*! lp_judge_on_path() :
+ *  @return : true when @name is an executable on PATH (or a path to one).
+ */
+int lp_judge_on_path(const char *name);
+
+/*! lp_judge_valgrind() :
+ *  Runs @argv under callgrind with jump collection, following children,
+ *  writing into folder @dir.  @status gets the program's exit status.
+ */
+int lp_judge_valgrind(const char *const *argv, const char *dir,
+		      int *status);
+
+/*! lp_callgrind_read() :
+ *  Adds the instructions of callgrind output @path to @in.
+ */
+int lp_callgrind_read(struct lp_insns *in, const char *path);
+
+/*! lp_jumps_mark() :
+ *  Marks the conditional jumps among @in's instructions by the
+ *  disassembly of each object (objdump), for the objects that hold code
+ *  of a file in @want (real paths, @nwant of them).
+ */
+int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant);
+
+/*! lp_hints_find() :
+ *  Preprocesses every .c file under @src with @cc and @flags (NULL-ended)
+ *  and appends each hint of a file under @src to @out, once per place.
+ */
+int lp_hints_find(struct lp_hints *out, const char *src, const char *cc,
+		  const char *const *flags);
+void lp_hints_release(struct lp_hints *h);
+
+/*! lp_judge_decide() :
+ *  One site per hint in @out, its counts from the jumps of its line.
+ */
+int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
+		    const struct lp_insns *in);
+
+void lp_insns_release(struct lp_insns *in);
+/* A copy of @s kept by @in until lp_insns_release(). */
+const char *lp_insns_name(struct lp_insns *in, const char *s, size_t n);
+
+#endif /* LP_JUDGE_H */
