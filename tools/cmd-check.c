@@ -379,11 +379,12 @@ int cmd_check(int argc, const char **argv)
 	} else {
 		for (i = 0; i < sug.nr; i++)
 			print_suggestion_text(&sug.v[i]);
-		printf("likelyprof: %zu of %zu sites to change (%zu remove, "
+		printf("likelyprof: %zu of %zu site%s to change (%zu remove, "
 		       "%zu flip); %zu fine, %zu too few evaluations, "
 		       "%zu constant, %zu never run",
 		       count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
-		       in.sites.nr, count[LP_VERDICT_REMOVE],
+		       in.sites.nr, lp_plural(in.sites.nr),
+		       count[LP_VERDICT_REMOVE],
 		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
 		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
 		       count[LP_VERDICT_NEVER]);

@@ -216,10 +216,11 @@ static void summarise(struct lp_profile *p, int files, const char *file)
 	for (i = 0; i < judged.nr; i++)
 		if (lp_verdict_changes(judged.v[i].j.verdict))
 			wrong++;
-	fprintf(stderr, "likelyprof: %d process%s, %zu sites, "
-		"%llu evaluations, %zu site%s look%s wrong; profile in %s\n",
-		files, files == 1 ? "" : "es", p->nr, evals, wrong,
-		wrong == 1 ? "" : "s", wrong == 1 ? "s" : "", file);
+	fprintf(stderr, "likelyprof: %d process%s, %zu site%s, "
+		"%llu evaluation%s, %zu site%s look%s wrong; profile in %s\n",
+		files, files == 1 ? "" : "es", p->nr, lp_plural(p->nr),
+		evals, lp_plural(evals), wrong, lp_plural(wrong),
+		wrong == 1 ? "s" : "", file);
 	lp_judged_list_release(&judged);
 }
 

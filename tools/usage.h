@@ -64,4 +64,10 @@ double lp_parse_percent(const char *opt, const char *s, const char *usage);
 const char *lp_option_value(int argc, const char **argv, int *i,
 			    const char *name, const char *usage);
 
+/* "s" for a count of things other than one: "1 site", "2 sites". */
+static inline const char *lp_plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
+
 #endif /* LP_USAGE_H */

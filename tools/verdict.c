@@ -36,8 +36,8 @@ char *lp_site_message(const struct lp_check_entry *e,
 	switch (j->verdict) {
 	case LP_VERDICT_REMOVE:
 	case LP_VERDICT_FLIP:
-		fprintf(m, "was wrong %ld%% of %llu times; ", pct,
-		       (unsigned long long)j->evals);
+		fprintf(m, "was wrong %ld%% of %llu time%s; ", pct,
+		       (unsigned long long)j->evals, lp_plural(j->evals));
 		if (j->verdict == LP_VERDICT_FLIP) {
 			char *to = lp_spelling(s, name, partner, 1);
 
@@ -57,16 +57,17 @@ char *lp_site_message(const struct lp_check_entry *e,
 		}
 		break;
 	case LP_VERDICT_FINE:
-		fprintf(m, "was right %ld%% of %llu times", 100 - pct,
-		       (unsigned long long)j->evals);
+		fprintf(m, "was right %ld%% of %llu time%s", 100 - pct,
+		       (unsigned long long)j->evals, lp_plural(j->evals));
 		break;
 	case LP_VERDICT_FEW:
-		fprintf(m, "ran %llu times, too few to judge",
-		       (unsigned long long)j->evals);
+		fprintf(m, "ran %llu time%s, too few to judge",
+		       (unsigned long long)j->evals, lp_plural(j->evals));
 		break;
 	case LP_VERDICT_CONSTANT:
-		fprintf(m, "only saw a constant condition (%llu times)",
-		       (unsigned long long)j->total.constant);
+		fprintf(m, "only saw a constant condition (%llu time%s)",
+		       (unsigned long long)j->total.constant,
+		       lp_plural(j->total.constant));
 		break;
 	case LP_VERDICT_NEVER:
 		fprintf(m, "never ran");

@@ -60,7 +60,7 @@ env -u LIKELYPROF_INCLUDE_DIR -u LIKELYPROF_LIB_DIR \
 	"$dest$prefix/bin/likelyprof" cc p.c -o p || fail "installed cc failed"
 env -u LIKELYPROF_INCLUDE_DIR -u LIKELYPROF_LIB_DIR \
 	"$dest$prefix/bin/likelyprof" run -- ./p 2> run.err || fail "run failed"
-grep -q "1 sites" run.err || fail "installed run: $(cat run.err)"
+grep -q "1 site" run.err || fail "installed run: $(cat run.err)"
 
 plain_make uninstall PREFIX=$prefix DESTDIR="$dest" \
 	> /dev/null 2>&1 || fail "make uninstall failed"
