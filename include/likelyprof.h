@@ -300,6 +300,26 @@ LP_API void lp__module_add(const struct lp_site *first,
 LP_API void lp__module_remove(const struct lp_site *first,
 			      const struct lp_site *last, const void *anchor);
 
+/*
+ * A C++ site's record as the assembler lays it out in the "lp_sites_cxx"
+ * section (see lp__hit below): @key is the address lp__enter_dynamic()
+ * later gets as its @site, so the two meet.
+ */
+struct __attribute__((aligned(8))) lp_site_listing {
+	const struct lp_site *key;
+	struct lp_site site;
+};
+
+/*! lp__module_list() :
+ *  Called from every instrumented C++ unit's constructor with the bounds
+ *  of its module's "lp_sites_cxx" section, so that C++ sites that never
+ *  ran are in the profile with zero counts.  Repeated calls for one
+ *  module are harmless.
+ */
+LP_API void lp__module_list(const struct lp_site_listing *first,
+			    const struct lp_site_listing *last,
+			    const void *anchor);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
@@ -318,6 +338,10 @@ extern "C" {
 extern const struct lp_site __start_lp_sites[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct lp_site __stop_lp_sites[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct lp_site_listing __start_lp_sites_cxx[]
+	__attribute__((weak, visibility("hidden")));
+extern const struct lp_site_listing __stop_lp_sites_cxx[]
 	__attribute__((weak, visibility("hidden")));
 
 /*
@@ -364,6 +388,10 @@ __attribute__((constructor(101), used, unused))
 static void lp__unit_load(void)
 {
 	lp__module_add(__start_lp_sites, __stop_lp_sites, &lp__unit_anchor);
+#ifdef __cplusplus
+	lp__module_list(__start_lp_sites_cxx, __stop_lp_sites_cxx,
+			&lp__unit_anchor);
+#endif
 }
 
 __attribute__((destructor(101), used, unused))
@@ -669,10 +697,10 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
  * constant expressions constant while every evaluation at run time is
  * counted (as "constant" when the optimiser folded the condition).  g++
  * rejects a named section for objects of inline functions
- * and templates ("section type conflict"), so C++ records are filled on
- * first use: C++ sites that never ran are missing from the profile.  The
- * strings travel as constant arguments; once lp__hit is inlined they feed
- * only the cold call.
+ * and templates ("section type conflict"), and an expression can declare
+ * no object anyway, so C++ records are filled on first use.  The strings
+ * travel as constant arguments; once lp__hit is inlined they feed only
+ * the cold call, and the listing below.
  */
 #ifdef LP_ANCHORED_
 #define LP_CXX_CTR_(n) n
@@ -705,14 +733,48 @@ __attribute__((cold, noinline)) void lp__enter_cxx(long expect,
 }
 
 /*
+ * The listing of sites that never ran: once lp__hit is inlined its string
+ * arguments are constants, so an asm statement can hand them to the
+ * assembler, which writes the record into "lp_sites_cxx" (struct
+ * lp_site_listing) and no instruction into the code.  The "?" flag puts
+ * the record in the section group of the function it sits in: when the
+ * linker keeps one copy of an inline function or template, it keeps that
+ * copy's records only.  "asm inline" keeps the inliner's estimate of the
+ * function as it was.  Inlined copies of one site repeat its record; the
+ * runtime keeps one per key.  Only when optimising (at -O0 the arguments
+ * are no constants) and on x86-64 (where an address is an immediate in
+ * PIC code too); elsewhere C++ sites that never ran are missing.
+ */
+#if defined(__clang__) ? __clang_major__ >= 11 : __GNUC__ >= 9
+#define LP_ASM_INLINE_ __inline__
+#else
+#define LP_ASM_INLINE_
+#endif
+#if defined(__OPTIMIZE__) && defined(__x86_64__) && !defined(__ILP32__) && \
+	!defined(LIKELYPROF_NO_CXX_LISTING)
+#define LP_CXX_INLINE_ __attribute__((always_inline)) inline
+#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line)           \
+	__asm__ __volatile__ LP_ASM_INLINE_(                            \
+		".pushsection lp_sites_cxx,\"aw?\"\n\t.balign 8\n\t"      \
+		".quad %c0, %c1, %c2, %c3, %c4, %c5\n\t"                 \
+		".long %c6, %c7\n\t.popsection"                          \
+		: : "i"(key), "i"(file), "i"(func), "i"(cond), "i"(unit), \
+		  "i"(expect), "i"(line), "i"(LP_SITE_ABI))
+#else
+#define LP_CXX_INLINE_ inline
+#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line) ((void)0)
+#endif
+
+/*
  * __builtin_constant_p(v) is decided after inlining, so a condition the
  * optimiser folded is counted as "constant", as in C.
  */
 template <int N>
-inline long lp__hit(long v, long c, long expect, const char *file,
+LP_CXX_INLINE_ long lp__hit(long v, long c, long expect, const char *file,
 		    const char *func, const char *cond, const char *unit,
 		    unsigned int line)
 {
+	LP_CXX_LIST_(&lp__slot<N>::site, expect, file, func, cond, unit, line);
 	LP_COUNT_(LP_CXX_CTR_(N), v, c, __builtin_constant_p(v),
 		  lp__enter_cxx<N>(expect, file, func, cond, unit, line));
 	return v;

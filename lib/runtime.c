@@ -69,6 +69,13 @@ struct lp_dynsite {
 	struct lp_dynsite *all;         /* list of every one, for dumps */
 };
 
+/* A C++ listing already walked: one walk per module, not per unit. */
+struct lp_listed {
+	const struct lp_site_listing *first;
+	const void *base;
+	struct lp_listed *next;
+};
+
 struct lp_slot {
 	struct lp_counter *ctr;
 	struct lp_cell *cell;
@@ -90,6 +97,8 @@ static struct {
 	struct lp_dynsite *dyn_all;
 	struct lp_dynsite **dyn_hash;
 	size_t dyn_n, dyn_buckets;
+	size_t dyn_orphans;             /* entries whose module went away */
+	struct lp_listed *listed;
 	struct lp_thread *threads;
 	pthread_key_t thread_key;
 	int have_key;
@@ -277,6 +286,7 @@ static const char *arena_strdup(const char *s)
 /* --- set-up ------------------------------------------------------------ */
 
 static void thread_exit(void *arg);
+static void listed_forget(const void *base);
 static void mark_started(void);
 
 static void set_exiting(void)
@@ -828,8 +838,11 @@ LP_API void lp__module_remove(const struct lp_site *first,
 	}
 	/* C++ records were copied when first used; only their base goes. */
 	for (d = rt.dyn_all; d; d = d->all)
-		if (d->base == base)
+		if (d->base == base) {
 			d->base = NULL;
+			rt.dyn_orphans++;
+		}
+	listed_forget(base);
 out:
 	unlock();
 	errno = saved;
@@ -1048,6 +1061,18 @@ static size_t dyn_hash(const struct lp_site *key)
 	return (size_t)(((uintptr_t)key >> 4) * 0x9e3779b97f4a7c15ull);
 }
 
+static struct lp_dynsite *dyn_find(const struct lp_site *key)
+{
+	struct lp_dynsite *d;
+
+	if (!rt.dyn_buckets)
+		return NULL;
+	for (d = rt.dyn_hash[dyn_hash(key) % rt.dyn_buckets]; d; d = d->next)
+		if (d->key == key)
+			return d;
+	return NULL;
+}
+
 static struct lp_dynsite *dyn_get(const struct lp_site *key,
 				  const struct lp_site *proto)
 {
@@ -1068,9 +1093,15 @@ static struct lp_dynsite *dyn_get(const struct lp_site *key,
 		rt.dyn_hash = tab;
 		rt.dyn_buckets = nb;
 	}
-	for (d = rt.dyn_hash[h % rt.dyn_buckets]; d; d = d->next)
-		if (d->key == key)
-			return d;
+	d = dyn_find(key);
+	if (d) {
+		if (!d->base) {
+			/* its module is back where it was */
+			d->base = module_base(key);
+			rt.dyn_orphans--;
+		}
+		return d;
+	}
 	d = arena_alloc(sizeof(*d));
 	if (!d)
 		return NULL;
@@ -1110,6 +1141,81 @@ LP_API void lp__enter_dynamic(struct lp_counter *ctr, struct lp_site *site,
 	unlock();
 	init_unlocked();
 	thread_arm_exit(self);
+	errno = saved;
+}
+
+/*
+ * A module loaded again elsewhere lists its sites under new keys: an
+ * orphan with the same record takes the new key, counts and all, so a
+ * thousand dlopen() cycles stay one row per site.
+ */
+static struct lp_dynsite *dyn_revive(const struct lp_site_listing *r)
+{
+	struct lp_dynsite *d, **pp;
+
+	for (d = rt.dyn_all; d; d = d->all)
+		if (!d->base && same_sites(&d->site, &r->site, 1))
+			break;
+	if (!d)
+		return NULL;
+	pp = &rt.dyn_hash[dyn_hash(d->key) % rt.dyn_buckets];
+	while (*pp != d)
+		pp = &(*pp)->next;
+	*pp = d->next;
+	d->key = r->key;
+	d->next = rt.dyn_hash[dyn_hash(r->key) % rt.dyn_buckets];
+	rt.dyn_hash[dyn_hash(r->key) % rt.dyn_buckets] = d;
+	d->base = module_base(r->key);
+	rt.dyn_orphans--;
+	return d;
+}
+
+static int listed_before(const struct lp_site_listing *first)
+{
+	struct lp_listed *l;
+
+	for (l = rt.listed; l; l = l->next)
+		if (l->first == first)
+			return 1;
+	l = arena_alloc(sizeof(*l));
+	if (l) {
+		l->first = first;
+		l->base = module_base(first);
+		l->next = rt.listed;
+		rt.listed = l;
+	}
+	return 0;
+}
+
+/* dlclose(): the module may come back, at the same place or not. */
+static void listed_forget(const void *base)
+{
+	struct lp_listed **pp = &rt.listed;
+
+	while (*pp)
+		if ((*pp)->base == base)
+			*pp = (*pp)->next;
+		else
+			pp = &(*pp)->next;
+}
+
+LP_API void lp__module_list(const struct lp_site_listing *first,
+			    const struct lp_site_listing *last,
+			    const void *anchor)
+{
+	int saved = errno;
+	const struct lp_site_listing *r;
+
+	(void)anchor;
+	lock();
+	init_locked();
+	if (first && last > first && !listed_before(first))
+		for (r = first; r < last; r++)
+			if (r->site.abi == LP_SITE_ABI && !dyn_find(r->key) &&
+			    !(rt.dyn_orphans && dyn_revive(r)))
+				dyn_get(r->key, &r->site);
+	unlock();
+	init_unlocked();
 	errno = saved;
 }
 

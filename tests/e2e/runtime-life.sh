@@ -98,6 +98,28 @@ got=$(awk -F'\t' '$1 == "site" && $8 == "mod_work" { n++; c += $2; i += $3 }
 	END { print n + 0, c + 0, i + 0 }' cyc.lprof)
 [ "$got" = "1 1000 1000" ] || fail "dlopen: records, correct, incorrect '$got'"
 
+# the same in C++, whose records are listed at load: a site that never
+# ran stays one row too, at the same or another load address
+cat > modx.cc <<'SRC'
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+template <class T> static T never(T k) { return unlikely(k > 1) ? k : 0; }
+unsigned long (*volatile keep)(unsigned long) = never<unsigned long>;
+extern "C" unsigned long mod_work(unsigned long k)
+{
+	return likely(k % 2 == 0) ? 1 : 0;
+}
+SRC
+$LIKELYPROF c++ -O2 $(san_flags) -fPIC -shared modx.cc -o modx.so ||
+	fail "dlopen c++: module build failed"
+LIKELYPROF_FILE=$SCRATCH/cycx.lprof ./life dlopen 2000 "$SCRATCH/modx.so" > cycx.out
+[ "$(cat cycx.out)" = "mod 1000" ] || fail "dlopen c++: program says '$(cat cycx.out)'"
+got=$(awk -F'\t' '$1 == "site" { n[$8]++; c[$8] += $2; i[$8] += $3 }
+	END { print n["mod_work"] + 0, c["mod_work"] + 0, i["mod_work"] + 0,
+		n["never"] + 0, c["never"] + 0, i["never"] + 0 }' cycx.lprof)
+[ "$got" = "1 1000 1000 1 0 0" ] ||
+	fail "dlopen c++: records, correct, incorrect of both '$got'"
+
 # set-user-ID: the environment names no file.  Run as nobody, a root
 # program must not write where LIKELYPROF_FILE says (a root-only file).
 if [ "$(id -u)" != 0 ]; then
