@@ -21,11 +21,14 @@
 static const char usage_judge[] =
 	"usage: likelyprof judge [-o FILE] [--src DIR] [--cc CC] "
 	"[-I DIR] [-D NAME[=V]]\n"
-	"                        [--callgrind FILE]... -- PROG [ARGS...]\n"
+	"                        [--compile-commands FILE] "
+	"[--callgrind FILE]...\n"
+	"                        -- PROG [ARGS...]\n"
 	"\n"
 	"Runs an unmodified program (built with -g) under valgrind's\n"
 	"callgrind, counts every conditional jump, finds the hints of the\n"
-	"sources under DIR (preprocessed with CC and the -I/-D options), and\n"
+	"sources under DIR (preprocessed as the build's compile_commands.json\n"
+	"says, or with CC and the -I/-D options), and\n"
 	"writes a profile for report, check and fix.  Each site says how sure\n"
 	"it is: exact, ambiguous or unjudgeable; check changes no hint from\n"
 	"the last two.\n"
@@ -34,6 +37,10 @@ static const char usage_judge[] =
 	"   --src DIR         the program's sources (default .)\n"
 	"   --cc CC           the preprocessor's compiler (default cc)\n"
 	"   -I DIR, -D NAME   passed to the preprocessor\n"
+	"   --compile-commands FILE\n"
+	"                     each file preprocessed by its own command of\n"
+	"                     this compilation database (default\n"
+	"                     DIR/compile_commands.json, if there is one)\n"
 	"   --callgrind FILE  read a callgrind output (--dump-instr=yes\n"
 	"                     --collect-jumps=yes) instead of running PROG\n";
 
@@ -87,9 +94,44 @@ static int read_dir(struct lp_insns *in, const char *dir)
 	return n;
 }
 
+/*
+ * The hints of the tree, preprocessed by the build's own commands where
+ * there is a compilation database (named, or in the source folder), else
+ * with @cc and the -I/-D options.
+ */
+static int find_hints(struct lp_hints *hints, const char *src,
+		      const char *cc, const char *const *flags, size_t nflags,
+		      const char *db_path, struct lp_compile_db *db)
+{
+	char *found = NULL;
+	int ret;
+
+	if (!db_path) {
+		found = lp_xstrfmt("%s/compile_commands.json", src);
+		if (access(found, F_OK) == 0)
+			db_path = found;
+	}
+	if (db_path && (cc || nflags)) {
+		free(found);
+		return lp_error("--cc, -I and -D do not go with a compilation "
+				"database ('%s'): its commands say how each "
+				"file is built", db_path);
+	}
+	if (!db_path) {
+		free(found);
+		return lp_hints_find(hints, src, cc ? cc : "cc", flags);
+	}
+	ret = lp_compile_db_read(db, db_path);
+	if (!ret)
+		ret = lp_hints_find_db(hints, src, db);
+	free(found);
+	return ret;
+}
+
 int cmd_judge(int argc, const char **argv)
 {
-	const char *out = NULL, *src = ".", *cc = "cc", *tmp;
+	const char *out = NULL, *src = ".", *cc = NULL, *tmp, *db_path = NULL;
+	struct lp_compile_db db = { NULL, 0 };
 	const char **flags = lp_xcalloc((size_t)argc + 1, sizeof(*flags));
 	const char **cg = lp_xcalloc((size_t)argc + 1, sizeof(*cg));
 	struct lp_hints hints = { NULL, 0, 0 };
@@ -115,6 +157,7 @@ int cmd_judge(int argc, const char **argv)
 		}
 		if (!strcmp(a, "-o") || !strcmp(a, "--src") ||
 		    !strcmp(a, "--cc") || !strcmp(a, "--callgrind") ||
+		    !strcmp(a, "--compile-commands") ||
 		    !strcmp(a, "-I") || !strcmp(a, "-D")) {
 			if (k + 1 >= argc || !*argv[k + 1])
 				lp_usage_error(usage_judge, "option '%s' needs "
@@ -127,6 +170,8 @@ int cmd_judge(int argc, const char **argv)
 				cc = argv[++k];
 			else if (!strcmp(a, "--callgrind"))
 				cg[ncg++] = argv[++k];
+			else if (!strcmp(a, "--compile-commands"))
+				db_path = argv[++k];
 			else
 				flags[nflags++] = lp_xstrfmt("%s%s", a,
 							     argv[++k]);
@@ -153,7 +198,7 @@ int cmd_judge(int argc, const char **argv)
 			 "the valgrind package)");
 		goto done;
 	}
-	if (lp_hints_find(&hints, src, cc, flags) < 0)
+	if (find_hints(&hints, src, cc, flags, nflags, db_path, &db) < 0)
 		goto done;
 	if (!hints.nr)
 		lp_warning("no hint (__builtin_expect) in the sources under "
@@ -206,6 +251,7 @@ done:
 	free(cg);
 	free(want);
 	free(defname);
+	lp_compile_db_release(&db);
 	lp_hints_release(&hints);
 	lp_insns_release(&insns);
 	lp_profile_release(&prof);

@@ -252,38 +252,20 @@ static void scan_text(struct scan *sc, const char *p)
 	}
 }
 
-static int preprocess(struct lp_hints *out, const char *root,
-		      const char *path, const char *cc,
-		      const char *const *flags)
+/* Scans the preprocessed @argv (run in @dir) of unit @path for hints. */
+static int preprocess_argv(struct lp_hints *out, const char *root,
+			   const char *path, const char *dir,
+			   const char *const *argv)
 {
-	const char **argv;
-	size_t n = 0, i, k = 0;
-	char *text = NULL, *dir = lp_xstrdup(path), *slash, *idir;
+	char *text = NULL;
 	struct scan sc;
-	int st;
+	int st = lp_judge_capture_in(dir, argv, 1, &text, NULL);
 
-	while (flags && flags[n])
-		n++;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	idir = lp_xstrfmt("-I%s", dir);
-	argv = lp_xcalloc(n + 6, sizeof(*argv));
-	argv[k++] = cc;
-	argv[k++] = "-E";
-	argv[k++] = idir;
-	for (i = 0; i < n; i++)
-		argv[k++] = flags[i];
-	argv[k++] = path;
-	st = lp_judge_capture(argv, 1, &text, NULL);
-	free(argv);
-	free(idir);
-	free(dir);
 	if (st) {
 		free(text);
 		if (st > 0)
 			lp_warning("'%s' does not preprocess with '%s'; its "
-				   "hints are not judged", path, cc);
+				   "hints are not judged", path, argv[0]);
 		return st < 0 ? -1 : 0;
 	}
 	memset(&sc, 0, sizeof(sc));
@@ -301,6 +283,35 @@ static int preprocess(struct lp_hints *out, const char *root,
 	free(text);
 	free(sc.file);
 	return 0;
+}
+
+static int preprocess(struct lp_hints *out, const char *root,
+		      const char *path, const char *cc,
+		      const char *const *flags)
+{
+	const char **argv;
+	size_t n = 0, i, k = 0;
+	char *dir = lp_xstrdup(path), *slash, *idir;
+	int ret;
+
+	while (flags && flags[n])
+		n++;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	idir = lp_xstrfmt("-I%s", dir);
+	argv = lp_xcalloc(n + 6, sizeof(*argv));
+	argv[k++] = cc;
+	argv[k++] = "-E";
+	argv[k++] = idir;
+	for (i = 0; i < n; i++)
+		argv[k++] = flags[i];
+	argv[k++] = path;
+	ret = preprocess_argv(out, root, path, NULL, argv);
+	free(argv);
+	free(idir);
+	free(dir);
+	return ret;
 }
 
 static int walk(struct lp_hints *out, const char *root, const char *dir,
@@ -345,6 +356,44 @@ int lp_hints_find(struct lp_hints *out, const char *src, const char *cc,
 		return lp_error("cannot read source folder '%s'", src);
 	root = lp_xstrfmt("%s/", real);
 	ret = walk(out, root, real, cc, flags);
+	free(real);
+	free(root);
+	return ret;
+}
+
+static int is_c_source(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 2 && !strcmp(path + n - 2, ".c");
+}
+
+int lp_hints_find_db(struct lp_hints *out, const char *src,
+		     const struct lp_compile_db *db)
+{
+	char *real = realpath(src, NULL), *root;
+	size_t i, nroot;
+	int ret = 0;
+
+	if (!real)
+		return lp_error("cannot read source folder '%s'", src);
+	root = lp_xstrfmt("%s/", real);
+	nroot = strlen(root);
+	for (i = 0; !ret && i < db->nr; i++) {
+		const struct lp_compile_cmd *c = &db->v[i];
+		char *file = realpath(c->file, NULL);
+		const char **argv;
+
+		/* a unit outside the tree, or gone since the build */
+		if (!file || strncmp(file, root, nroot) || !is_c_source(file)) {
+			free(file);
+			continue;
+		}
+		argv = lp_compile_cmd_preprocess(c);
+		ret = preprocess_argv(out, root, file, c->dir, argv);
+		free(argv);
+		free(file);
+	}
 	free(real);
 	free(root);
 	return ret;

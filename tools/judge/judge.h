@@ -66,6 +66,12 @@ struct lp_hints {
 int lp_judge_capture(const char *const *argv, int quiet, char **out,
 		     size_t *len);
 
+/*! lp_judge_capture_in() :
+ *  lp_judge_capture() with the command run in folder @dir (NULL: here).
+ */
+int lp_judge_capture_in(const char *dir, const char *const *argv, int quiet,
+			char **out, size_t *len);
+
 /*! lp_judge_on_path() :
  *  @return : true when @name is an executable on PATH (or a path to one).
  */
@@ -97,6 +103,41 @@ int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant);
 int lp_hints_find(struct lp_hints *out, const char *src, const char *cc,
 		  const char *const *flags);
 void lp_hints_release(struct lp_hints *h);
+
+/* One compile command of a build's compile_commands.json. */
+struct lp_compile_cmd {
+	char *dir;              /* where it ran */
+	char *file;             /* the source, absolute */
+	char **argv;            /* the compiler and its arguments */
+	size_t argc;
+};
+
+struct lp_compile_db {
+	struct lp_compile_cmd *v;
+	size_t nr;
+};
+
+/*! lp_compile_db_read() :
+ *  Reads the JSON compilation database @path ("arguments" or "command"
+ *  entries) into @db, to release with lp_compile_db_release().
+ */
+int lp_compile_db_read(struct lp_compile_db *db, const char *path);
+void lp_compile_db_release(struct lp_compile_db *db);
+
+/*! lp_compile_cmd_preprocess() :
+ *  The command @c as a preprocessing one: its options without those that
+ *  compile or write files (-c, -o, -M...), then -E and the source.
+ *  @return : a malloc'd NULL-ended array of @c's strings; free the array
+ *            only.
+ */
+const char **lp_compile_cmd_preprocess(const struct lp_compile_cmd *c);
+
+/*! lp_hints_find_db() :
+ *  As lp_hints_find(), with each C file of @db under @src preprocessed by
+ *  its own command, run in its own folder.
+ */
+int lp_hints_find_db(struct lp_hints *out, const char *src,
+		     const struct lp_compile_db *db);
 
 /*! lp_judge_decide() :
  *  One site per hint in @out, its counts from the jumps of its line.

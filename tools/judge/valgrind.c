@@ -41,12 +41,18 @@ int lp_judge_on_path(const char *name)
 int lp_judge_capture(const char *const *argv, int quiet, char **out,
 		     size_t *len)
 {
+	return lp_judge_capture_in(NULL, argv, quiet, out, len);
+}
+
+int lp_judge_capture_in(const char *dir, const char *const *argv, int quiet,
+			char **out, size_t *len)
+{
 	int fd[2], status;
 	size_t cap = 1 << 16, n = 0;
 	char *buf;
 	pid_t pid;
 
-	if (!lp_judge_on_path(argv[0]))
+	if (!(dir && strchr(argv[0], '/')) && !lp_judge_on_path(argv[0]))
 		return lp_error("cannot run '%s': not found on PATH", argv[0]);
 	if (pipe(fd) < 0)
 		return lp_error("pipe: %s", strerror(errno));
@@ -63,6 +69,8 @@ int lp_judge_capture(const char *const *argv, int quiet, char **out,
 			if (null >= 0)
 				dup2(null, 2);
 		}
+		if (dir && chdir(dir) < 0)
+			_exit(127);
 		execvp(argv[0], (char *const *)argv);
 		_exit(127);
 	}

@@ -1,0 +1,101 @@
+#!/bin/sh
+# judge-commands.sh - `likelyprof judge` preprocesses each file as the
+# build's compile_commands.json says: the program's header is found only
+# through the database's -I, and its -D turns one macro's hint around, so
+# only a judge that used the database finds every hint with the right
+# direction.  Both forms of entry ("command", with shell quoting, and
+# "arguments") are read; the commands' -c, -o and -MD write nothing; a
+# broken database, or -D beside one, is one error naming it.
+. "$(dirname "$0")/lib.sh"
+
+if [ -n "$LP_SANITIZE" ]; then
+	note "skipped: sanitized pass (as judge.sh)"
+	finish
+fi
+for tool in valgrind objdump gcc; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		note "skipped: no $tool"
+		finish
+	fi
+done
+SRC="$SCRATCH/src"
+mkdir -p "$SRC/inc" "$SRC/build"
+cp "$E2E_DIR/judge/prog.c" "$SRC/"
+cat > "$SRC/inc/hints.h" <<'HDR'
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#if FLAVOR == 2
+#define EXPECT_YES(x) __builtin_expect((x), 0)
+#else
+#define EXPECT_YES(x) __builtin_expect((x), 1)
+#endif
+HDR
+cd "$SRC/build" || exit 1
+gcc -O2 -g -I../inc '-DFLAVOR=2' '-DNAME="two words"' -MD -MF prog.d \
+	-c ../prog.c -o prog.o && gcc prog.o -o prog || fail "build"
+cat > ../compile_commands.json <<'JSON'
+[
+  { "directory": "SRC/build",
+    "command": "gcc -O2 -g -I../inc '-DFLAVOR=2' \"-DNAME=\\\"two words\\\"\" -MD -MF prog.d -c ../prog.c -o prog.o",
+    "file": "../prog.c",
+    "output": "prog.o" }
+]
+JSON
+sed -i "s|SRC|$SRC|" ../compile_commands.json
+touch -d '2001-01-01' prog.o prog.d
+cd "$SRC" || exit 1
+
+# expect of each hint line, from a judged profile
+expects() {
+	awk -F'\t' '$1 == "site" { print $7, $5 }' "$1" | sort -n | uniq |
+		tr '\n' ' '
+}
+want="19 0 21 0 23 1 25 0 27 0 "
+
+$LIKELYPROF judge -o db.lprof -- ./build/prog > out 2> err ||
+	fail "judge with the database in --src: $(cat err)"
+[ "$(expects db.lprof)" = "$want" ] ||
+	fail "database found in --src: hints '$(expects db.lprof)', want '$want'"
+[ "$(stat -c %Y build/prog.o build/prog.d | sort -u)" = \
+  "$(date -d 2001-01-01 +%s)" ] ||
+	fail "preprocessing wrote the commands' outputs"
+[ ! -e prog.o ] && [ ! -e build/prog.i ] || fail "stray output files"
+
+# the same commands as "arguments", named with --compile-commands
+mv compile_commands.json cc.json.orig
+cat > build/args.json <<JSON
+[{"directory": "$SRC/build", "file": "$SRC/prog.c",
+  "arguments": ["gcc", "-O2", "-g", "-I../inc", "-DFLAVOR=2",
+		"-DNAME=\"two words\"", "-c", "-o", "prog.o", "../prog.c"]}]
+JSON
+$LIKELYPROF judge --compile-commands build/args.json -o args.lprof \
+	-- ./build/prog > out 2> err || fail "judge with arguments: $(cat err)"
+[ "$(expects args.lprof)" = "$want" ] ||
+	fail "arguments form: hints '$(expects args.lprof)', want '$want'"
+
+# without it the header is not found: judge says so and finds nothing
+$LIKELYPROF judge -o none.lprof -- ./build/prog > out 2> err
+grep -q "does not preprocess" err ||
+	fail "without a database: no warning: $(cat err)"
+[ -z "$(expects none.lprof)" ] ||
+	fail "without a database: hints '$(expects none.lprof)'"
+
+# a broken database: FILE:LINE, exit 2, no profile written
+printf '[\n  {"directory": "x",\n   "file": }\n]\n' > bad.json
+$LIKELYPROF judge --compile-commands bad.json -o bad.lprof -- ./build/prog \
+	> out 2> err
+rc=$?
+[ $rc = 2 ] || fail "broken database: exit $rc"
+[ "$(cat err)" = "likelyprof: bad.json:3: unexpected character" ] ||
+	fail "broken database: stderr '$(cat err)'"
+[ ! -e bad.lprof ] || fail "broken database: a profile was written"
+printf '[{"directory": "x", "file": "y.c"}]\n' > nocmd.json
+$LIKELYPROF judge --compile-commands nocmd.json -- ./build/prog \
+	> out 2> err && fail "a command without arguments: exit 0"
+grep -q 'nocmd.json: command 1 has no' err ||
+	fail "a command without arguments: stderr '$(cat err)'"
+$LIKELYPROF judge --compile-commands build/args.json -DX=1 -- ./build/prog \
+	> out 2> err && fail "-D beside a database: exit 0"
+grep -q 'do not go with a compilation database' err ||
+	fail "-D beside a database: stderr '$(cat err)'"
+finish
