@@ -137,7 +137,7 @@ int cmd_judge(int argc, const char **argv)
 	struct lp_hints hints = { NULL, 0, 0 };
 	struct lp_insns insns;
 	struct lp_profile prof = LP_PROFILE_INIT;
-	size_t nflags = 0, ncg = 0, i, n[5] = { 0 };
+	size_t nflags = 0, ncg = 0, i, n[5] = { 0 }, before;
 	char **want = NULL, *defname = NULL;
 	int k, status = 0, ret = LP_EXIT_ERROR;
 
@@ -220,9 +220,18 @@ int cmd_judge(int argc, const char **argv)
 		atexit(remove_tmpdir);
 		if (lp_judge_valgrind(argv + k, tmpdir, &status) < 0)
 			goto done;
-		if (read_dir(&insns, tmpdir) <= 0) {
-			lp_error("valgrind wrote no callgrind output for '%s'",
-				 argv[k]);
+		before = insns.nr;
+		/* valgrind that gives up leaves empty files behind */
+		if (read_dir(&insns, tmpdir) <= 0 || insns.nr == before) {
+			if (lp_judge_dwarf5(argv[k]))
+				lp_error("valgrind wrote no callgrind output "
+					 "for '%s': its debug information is "
+					 "DWARF 5, which this valgrind may "
+					 "not read; build it with -gdwarf-4",
+					 argv[k]);
+			else
+				lp_error("valgrind wrote no callgrind output "
+					 "for '%s'", argv[k]);
 			goto done;
 		}
 	}

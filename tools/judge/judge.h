@@ -84,6 +84,12 @@ int lp_judge_on_path(const char *name);
 int lp_judge_valgrind(const char *const *argv, const char *dir,
 		      int *status);
 
+/*! lp_judge_dwarf5() :
+ *  True when the debug information of @prog is DWARF 5 (readelf says),
+ *  which valgrind 3.19 cannot always read: clang 14's default.
+ */
+int lp_judge_dwarf5(const char *prog);
+
 /*! lp_callgrind_read() :
  *  Adds the instructions of callgrind output @path to @in.
  */

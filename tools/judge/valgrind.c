@@ -152,3 +152,28 @@ int lp_judge_valgrind(const char *const *argv, const char *dir, int *status)
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	return 0;
 }
+
+int lp_judge_dwarf5(const char *prog)
+{
+	const char *argv[] = { "readelf", "--debug-dump=info",
+			       "--dwarf-depth=1", prog, NULL };
+	char *text = NULL, *p;
+	int five = 0;
+
+	if (!lp_judge_on_path("readelf") ||
+	    lp_judge_capture(argv, 1, &text, NULL) != 0) {
+		free(text);
+		return 0;
+	}
+	/* each unit's header: "   Version:       5" */
+	for (p = text; (p = strstr(p, "Version:")); p += 8) {
+		const char *v = p + 8;
+
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (v[0] == '5' && (v[1] == '\n' || v[1] == '\0'))
+			five = 1;
+	}
+	free(text);
+	return five;
+}
