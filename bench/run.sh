@@ -7,6 +7,8 @@
 #   shared.sh     the same in shared-library code: the workload built -fPIC
 #                 and jemalloc (fetched), beside gcov and clang PGO
 #   tools.sh      report, merge and check at 10k, 100k and 1M sites
+#   judge.sh      likelyprof judge on unmodified binaries against the
+#                 exact counts of instrumented builds (lz4, zstd fetched)
 #
 # A part gets the environment of `make bench` (LIKELYPROF, the command;
 # LIKELYPROF_INCLUDE_DIR and LIKELYPROF_LIB_DIR, the header and the
@@ -56,11 +58,12 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead shared tools; do
+	for part in overhead shared tools judge; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
 		shared) title="Overhead in shared libraries" ;;
 		tools) title="The command at 10k, 100k and 1M sites" ;;
+		judge) title="Judging an unmodified binary" ;;
 		esac
 		printf '\n## %s\n\n' "$title"
 		if [ -x "$here/$part.sh" ]; then

@@ -186,6 +186,20 @@ warnings() {
 		sed 's/^.*\(warning:.*\)$/\1/' | sort -u
 }
 
+# diagnostics LOG TREE: every diagnostic line of a build log (warnings,
+# errors, notes and the context lines that head them), TREE's path taken
+# out and sorted but not made unique: two builds have the same ones, none
+# lost and none doubled, when these are equal.  Sorted because a parallel
+# build interleaves its compilers' output in any order; the runs of lines
+# of one file stay the compiler's own.  likelyprof's own lines are not the
+# compiler's.
+diagnostics() {
+	sed 's/\x1b\[[0-9;]*m//g' "$1" 2>/dev/null |
+		grep -v '^likelyprof: ' |
+		grep -E ': (fatal error|error|warning|note):|: In (function|member function|static member function|constructor|destructor|instantiation of|lambda function)|^In file included from|^ +from |required from|: At (global|top level)' |
+		sed "s|$2/||g" | LC_ALL=C sort
+}
+
 # same_outputs DIR1 DIR2 LOG: every file of one folder is in the other,
 # byte for byte.
 same_outputs() {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh - `make check-real`: real C projects, fetched as Debian source
+# run.sh - `make check-real`: real C and C++ projects, fetched as Debian source
 # packages, built unmodified with `likelyprof cc`, run on their own tests
 # and benchmarks, and checked (README.md in this folder says what).
 #
@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
-ALL_PROJECTS="lz4 zstd mimalloc jemalloc"
+ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson"
 : "${LIKELYPROF:=$ROOT/likelyprof}"
 REAL_DIR=${LP_REAL_DIR:-$ROOT/build/real}
 APT_DIR=$REAL_DIR/apt
@@ -248,6 +248,17 @@ project_steps() {
 			"$L/warnings-added"
 	else
 		pass "no warning added"
+	fi
+	diagnostics "$W/plain.log" "$W/plain" > "$L/diag-plain"
+	diagnostics "$L/build-instr.log" "$W/instr" > "$L/diag-instr"
+	if cmp -s "$L/diag-plain" "$L/diag-instr"; then
+		pass "diagnostics: the plain build's, line for line ($(wc -l \
+			< "$L/diag-plain") lines)"
+	else
+		diff "$L/diag-plain" "$L/diag-instr" > "$L/diag-diff"
+		fail "diagnostics differ from the plain build's: $(grep -c \
+			'^<' "$L/diag-diff") lost, $(grep -c '^>' \
+			"$L/diag-diff") added" "$L/diag-diff"
 	fi
 	nnotes=$(grep -c '^likelyprof: note:' "$L/build-instr.log")
 	[ "$nnotes" -eq 0 ] ||

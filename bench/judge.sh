@@ -1,0 +1,214 @@
+#!/bin/sh
+# judge.sh - what `likelyprof judge` sees of an unmodified binary, against
+# the exact counts of an instrumented build of the same source: for each
+# program, compiler and optimisation level, the hinted lines that ran,
+# how many judge judged and how sure, how many exact counts equal the
+# instrumented build's, how many check verdicts agree, that no verdict
+# comes from an unsure site, and what the run under valgrind costs.
+#
+# Programs: bench/workload (tokenizer, hash table, LZ coder), and lz4 and
+# zstd, the upstream tarballs of Debian's source packages fetched through
+# tests/real/lib.sh (kept in BENCH_REAL_DIR).  Each is built plainly with
+# -g (clang: -gdwarf-4, which valgrind 3.19 reads) and with likelyprof cc,
+# same flags; the plain build's compile_commands.json (made by bear, when
+# there is one) tells judge how each file was preprocessed.
+#
+# Knobs: BENCH_JUDGE_LEVELS="-O2 -O3", BENCH_JUDGE_PROGRAMS="workload lz4
+# zstd", BENCH_REAL_DIR=build/real.
+. "$(dirname "$0")/lib.sh"
+: "${BENCH_JUDGE_LEVELS:=-O2 -O3}"
+: "${BENCH_JUDGE_PROGRAMS:=workload lz4 zstd}"
+: "${BENCH_REAL_DIR:=$root/build/real}"
+
+work=$BENCH_BUILD/judge
+failed=0
+fail() {
+	say "FAILED: $*"
+	failed=1
+}
+rm -rf "$work"
+mkdir -p "$work" || exit 1
+
+if ! [ -x "${LIKELYPROF:-}" ]; then
+	echo "Not measured: judge needs the command (make)."
+	exit 0
+fi
+for tool in valgrind objdump readelf; do
+	if ! have $tool; then
+		echo "Not measured: no \`$tool\`."
+		exit 0
+	fi
+done
+
+fetch_src() {
+	(
+		HERE=$root/tests/real
+		. "$root/tests/real/lib.sh"
+		REAL_DIR=$BENCH_REAL_DIR
+		APT_DIR=$REAL_DIR/apt
+		SRC_DIR=$REAL_DIR/src
+		mkdir -p "$REAL_DIR"
+		fetch "$1" "$work/fetch-$1.log"
+	)
+}
+
+# tree PROGRAM DIR: the program's sources in DIR
+tree() {
+	mkdir -p "$2" || return 1
+	case $1 in
+	workload) cp "$here/workload/"*.c "$here/workload/"*.h "$2/" ;;
+	lz4 | zstd)
+		t=$(fetch_src "$([ "$1" = zstd ] && echo libzstd || echo lz4)") &&
+			[ -n "$t" ] &&
+			tar -xf "$t" -C "$2" --strip-components=1 ;;
+	esac
+}
+
+# The build, a script of its own so that bear can run it:
+# build.sh PROGRAM DIR CC CFLAGS
+cat >"$work/build.sh" <<'EOF'
+case $1 in
+workload) cd "$2" && $3 $4 -pthread *.c -o workload ;;
+lz4) make -C "$2/programs" -j2 CC="$3" CFLAGS="$4" lz4 ;;
+zstd) make -C "$2/programs" -j2 CC="$3" CFLAGS="$4" HAVE_ZLIB=0 \
+	HAVE_LZMA=0 HAVE_LZ4=0 zstd ;;
+esac
+EOF
+binary_of() {
+	case $1 in
+	workload) echo "$2/workload" ;;
+	*) echo "$2/programs/$1" ;;
+	esac
+}
+
+# build PROGRAM DIR CC CFLAGS LOG, with its compilation database in DIR
+# when bear is there
+build() {
+	if have bear; then
+		bear --output "$2/compile_commands.json" -- \
+			sh "$work/build.sh" "$1" "$2" "$3" "$4" >"$5" 2>&1
+	else
+		sh "$work/build.sh" "$1" "$2" "$3" "$4" >"$5" 2>&1
+	fi
+}
+
+# A small workload: valgrind runs it tens of times slower.
+cat >"$work/input.sh" <<'EOF'
+# the input: text of the project's own sources, about 256 KiB
+cat "$1"/*.c "$1"/*/*.c "$1"/*/*/*.c 2>/dev/null | head -c 262144
+EOF
+workload_of() {
+	case $1 in
+	workload) echo "\"$2\" 1 64 2" ;;
+	lz4) echo "for l in -1 -9; do \"$2\" \$l -c in | \"$2\" -d -c > out; cmp in out || exit 1; done" ;;
+	zstd) echo "for l in -1 -3 -19; do \"$2\" \$l -q -c in | \"$2\" -d -q -c > out; cmp in out || exit 1; done" ;;
+	esac
+}
+
+# verdicts PROFILE: "file:line verdict" of every site check judges
+verdicts() {
+	"$LIKELYPROF" check --all "$1" 2>/dev/null |
+		sed -n 's|^\(.*/\)\{0,1\}\([^/:]*\):\([0-9]*\): .*\[likelyprof-\(.*\)\]$|\2:\3 \4|p' |
+		sort -u
+}
+
+# sites PROFILE: "file:line correct incorrect sure" per line (copies of a
+# line summed, the least sure kept)
+sites() {
+	awk -F'\t' '$1 == "site" {
+		n = split($6, p, "/"); k = p[n] ":" $7
+		c[k] += $2; i[k] += $3
+		s = NF >= 11 ? $11 : "measured"
+		if (!(k in sure) || s != "exact") sure[k] = s
+	} END { for (k in c) print k, c[k], i[k], sure[k] }' "$1" | sort
+}
+
+echo "Every program below is built twice from the same source: plainly"
+echo "(\`-g\`; clang \`-gdwarf-4\`) and judged under valgrind, and with"
+echo "\`likelyprof cc\` and run, whose counts are exact. A *hinted line that"
+echo "ran* is one the instrumented build counted; *judged* ones have a jump"
+echo "judge could read (exact or ambiguous); *counts equal* are exact ones"
+echo "whose correct and incorrect equal the instrumented build's; *verdicts"
+echo "agree* compares \`check\` on both, over the exact sites; *from unsure*"
+echo "counts remove or flip verdicts on ambiguous or unjudgeable sites (must"
+echo "be 0). Time is the wall clock of the plain run, then of judge's (the"
+echo "run under valgrind, the disassembly and the preprocessing)."
+echo
+echo "| program | compiler | level | hinted lines that ran | judged | exact | counts equal | verdicts agree | from unsure | time (s): plain, judge |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+
+for prog in $BENCH_JUDGE_PROGRAMS; do
+	src=$work/$prog/src
+	if ! tree "$prog" "$src" >"$work/$prog.tree.log" 2>&1; then
+		echo "| $prog | | | not measured: cannot fetch its sources | | | | | | |"
+		continue
+	fi
+	sh "$work/input.sh" "$src" >"$work/$prog.in"
+	for cc in $BENCH_GCC $BENCH_CLANG; do
+		have "$cc" || continue
+		g=-g
+		[ "$cc" = "$BENCH_CLANG" ] && g=-gdwarf-4
+		for level in $BENCH_JUDGE_LEVELS; do
+			v=$work/$prog/$cc$level
+			say "judge: $prog, $cc $level"
+			rm -rf "$v" && mkdir -p "$v" &&
+				cp -R "$src" "$v/plain" && cp -R "$src" "$v/inst" ||
+				{ fail "$prog: copies"; continue; }
+			cp "$work/$prog.in" "$v/in"
+			build "$prog" "$v/plain" "$cc" "$level $g" "$v/plain.log"
+			build "$prog" "$v/inst" "$LIKELYPROF cc" "$level $g" \
+				"$v/inst.log"
+			rm -f "$v/inst/compile_commands.json"
+			plain=$(binary_of "$prog" "$v/plain")
+			inst=$(binary_of "$prog" "$v/inst")
+			if ! [ -x "$plain" ] || ! [ -x "$inst" ]; then
+				fail "$prog, $cc $level: build (see $v/*.log)"
+				continue
+			fi
+			cd "$v" || continue
+			wl_plain=$(workload_of "$prog" "$plain")
+			wl_inst=$(workload_of "$prog" "$inst")
+			t0=$(date +%s.%N)
+			sh -c "$wl_plain" >/dev/null 2>&1 || fail "$prog: plain run"
+			t1=$(date +%s.%N)
+			"$LIKELYPROF" judge --src "$v/plain" -o judged.lprof \
+				-- sh -c "$wl_plain" >/dev/null 2>judge.err ||
+				fail "$prog, $cc $level: judge (see $v/judge.err)"
+			t2=$(date +%s.%N)
+			"$LIKELYPROF" run -o inst.lprof -- sh -c "$wl_inst" \
+				>/dev/null 2>run.err || fail "$prog: instrumented run"
+			sites inst.lprof >inst.sites
+			sites judged.lprof >judged.sites
+			verdicts inst.lprof >inst.v
+			verdicts judged.lprof >judged.v
+			# ran: instrumented lines with evaluations
+			awk '$2 + $3 > 0' inst.sites >ran
+			join ran judged.sites >both
+			ran_n=$(wc -l <ran)
+			judged_n=$(awk '$7 == "exact" || $7 == "ambiguous"' both | wc -l)
+			exact_n=$(awk '$7 == "exact"' both | wc -l)
+			equal_n=$(awk '$7 == "exact" && $2 == $5 && $3 == $6' both | wc -l)
+			awk '$7 == "exact" { print $1 }' both >exact.lines
+			join exact.lines inst.v >inst.ev
+			join exact.lines judged.v >judged.ev
+			agree_n=$(join inst.ev judged.ev | awk '$2 == $3' | wc -l)
+			verdict_n=$(join inst.ev judged.ev | wc -l)
+			unsure_n=$(awk '$5 == "ambiguous" || $5 == "unjudgeable" {
+				print $1 }' judged.sites | join - judged.v |
+				awk '$2 == "remove" || $2 == "flip"' | wc -l)
+			[ "$unsure_n" = 0 ] ||
+				fail "$prog, $cc $level: $unsure_n verdicts from unsure sites"
+			cost=$(awk -v a="$t0" -v b="$t1" -v c="$t2" \
+				'BEGIN { printf "%.2f, %.1f", b - a, c - b }')
+			echo "| $prog | $cc | $level | $ran_n | $judged_n | $exact_n | $equal_n | $agree_n of $verdict_n | $unsure_n | $cost |"
+			cd "$work" || exit 1
+		done
+	done
+done
+echo
+echo "Counts are not equal where the compiler duplicated a jump that judge"
+echo "took as one (a loop's condition tested at entry and at the back edge"
+echo "is two jumps, counted apart), or where an instrumented build's"
+echo "extra compare changed the layout; doc/likelyprof-judge.md says what"
+echo "judge cannot see."
+exit $failed
