@@ -19,6 +19,7 @@
 #include "json.h"
 #include "ktable.h"
 #include "suggest.h"
+#include "progress.h"
 #include "usage.h"
 #include "verdict.h"
 
@@ -43,7 +44,9 @@ static const char check_usage[] =
 	"                     an unannotated if that went one way at least\n"
 	"                     PCT% of the time (default 99.9)\n"
 	"   --suggest-min N   ... and ran at least N times "
-	"(default 1000000)\n";
+	"(default 1000000)\n"
+	"   --progress        say what it is doing on stderr even when that\n"
+	"                     is no terminal\n";
 
 static int cmp_entry(const void *pa, const void *pb)
 {
@@ -242,6 +245,7 @@ int cmd_check(int argc, const char **argv)
 		int k = (int)i;
 
 		if (lp_policy_option(&pol, argc, argv, &k, check_usage)) {
+		} else if (lp_progress_option(argv[k])) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--src",
 						check_usage))) {
 			src = v;
@@ -285,6 +289,9 @@ int cmd_check(int argc, const char **argv)
 		lp_inputs_release(&in);
 		return LP_EXIT_ERROR;
 	}
+	if (src)
+		lp_progress(0, "placing %zu site%s in '%s'", in.sites.nr,
+			    lp_plural(in.sites.nr), src);
 	if (src && lp_place_sites(src, &in.sites, &tree, &places)) {
 		free(files);
 		lp_inputs_release(&in);
@@ -292,6 +299,7 @@ int cmd_check(int argc, const char **argv)
 	}
 	if (lp_suggest(&sug, in.ptrs, in.n, suggest_at, suggest_min) < 0)
 		lp_die("out of memory");
+	lp_progress_end();
 	e = lp_xcalloc(in.sites.nr + 1, sizeof(*e));
 	for (i = 0; i < in.sites.nr; i++) {
 		const struct lp_judged *s = &in.sites.v[i];

@@ -29,6 +29,7 @@
 #include "fix/rewrite.h"
 #include "fix/series.h"
 #include "ktable.h"
+#include "progress.h"
 #include "usage.h"
 
 static const char fix_usage[] =
@@ -48,6 +49,8 @@ static const char fix_usage[] =
 	"   --src DIR         the source tree; nothing outside it is read\n"
 	"   --apply           change the files in place instead\n"
 	"   --explain         say what placed each site (on stderr)\n"
+	"   --progress        say what it is doing on stderr even when that\n"
+	"                     is no terminal\n"
 	"   --split HOW       function (default: one patch per function,\n"
 	"                     or per expression they test) or subsystem\n"
 	"   --label NAME      names the profiles in the messages, in order\n"
@@ -1044,6 +1047,7 @@ int cmd_fix(int argc, const char **argv)
 			do_apply = 1;
 		} else if (!strcmp(argv[k], "--explain")) {
 			explain = 1;
+		} else if (lp_progress_option(argv[k])) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--split",
 						fix_usage))) {
 			if (strcmp(v, "function") && strcmp(v, "subsystem"))
@@ -1077,6 +1081,8 @@ int cmd_fix(int argc, const char **argv)
 		ret = LP_EXIT_ERROR;
 		goto out;
 	}
+	lp_progress(0, "placing %zu site%s in '%s'", st.in.sites.nr,
+		    lp_plural(st.in.sites.nr), src);
 	st.tree = lp_tree_open(src, &err);
 	if (!st.tree) {
 		lp_error("%s", err);
@@ -1086,6 +1092,7 @@ int cmd_fix(int argc, const char **argv)
 	}
 	st.places = lp_xcalloc(st.in.sites.nr + 1, sizeof(*st.places));
 	lp_tree_place(st.tree, &st.in.sites, st.places);
+	lp_progress_end();
 	if (explain)
 		explain_places(&st);
 	decide(&st);

@@ -20,6 +20,7 @@
 #include "ktable.h"
 #include "profile.h"
 #include "read-profiles.h"
+#include "progress.h"
 #include "usage.h"
 
 static const char report_usage[] =
@@ -45,7 +46,9 @@ static const char report_usage[] =
 	"                     summed\n"
 	"   --group function  all annotations of a function summed\n"
 	"   --min-hits N      leave out rows with fewer than N evaluations\n"
-	"   --top N           print only the first N rows\n";
+	"   --top N           print only the first N rows\n"
+	"   --progress        say what it is doing on stderr even when that\n"
+	"                     is no terminal\n";
 
 enum format { FMT_KERNEL, FMT_CSV, FMT_JSON, FMT_LCOV, FMT_HTML };
 
@@ -425,7 +428,9 @@ static int parse_options(int argc, const char **argv,
 			return i + 1;
 		if (arg[0] != '-' || !strcmp(arg, "-"))
 			return i;
-		if ((v = lp_option_value(argc, argv, &i, "--format", ""))) {
+		if (lp_progress_option(arg)) {
+		} else if ((v = lp_option_value(argc, argv, &i, "--format",
+					       ""))) {
 			if (!strcmp(v, "kernel"))
 				o->format = FMT_KERNEL;
 			else if (!strcmp(v, "csv"))
@@ -492,6 +497,7 @@ int cmd_report(int argc, const char **argv)
 		lp_profile_release(&all);
 		return LP_EXIT_ERROR;
 	}
+	lp_progress_end();
 	if (!all.nr) {
 		if (argc - first == 1)
 			lp_error("%s: no sites in profile",

@@ -22,6 +22,7 @@
 #include "builtin.h"
 #include "policy.h"
 #include "profile.h"
+#include "progress.h"
 #include "usage.h"
 #include "write-file.h"
 
@@ -34,7 +35,9 @@ static const char usage_run[] =
 	"\n"
 	"   -o FILE          where to write the merged profile\n"
 	"   --wait SECONDS   how long to wait for processes that outlive PROG\n"
-	"                    (default 10)\n";
+	"                    (default 10)\n"
+	"   --progress       say how the gathering goes on stderr even when\n"
+	"                    that is no terminal\n";
 
 static char *tmpdir;
 
@@ -183,6 +186,7 @@ static int collect(struct lp_profile *out, int *started)
 		if (n < 6 || strcmp(e->d_name + n - 6, ".lprof"))
 			continue;
 		path = lp_xstrfmt("%s/%s", tmpdir, e->d_name);
+		lp_progress(0, "gathering profiles: %d read", files);
 		lp_profile_init(&one);
 		err = lp_profile_read_file(&one, path, &diag);
 		free(path);
@@ -197,6 +201,7 @@ static int collect(struct lp_profile *out, int *started)
 		files++;
 	}
 	closedir(d);
+	lp_progress_end();
 	return files;
 }
 
@@ -293,6 +298,7 @@ int cmd_run(int argc, const char **argv)
 			out = v;
 		} else if (!strncmp(argv[i], "-o", 2)) {
 			out = argv[i] + 2;
+		} else if (lp_progress_option(argv[i])) {
 		} else if ((v = lp_option_value(argc, argv, &i, "--wait",
 						usage_run))) {
 			wait_secs = (double)lp_parse_count("--wait", v,

@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "likelyprof.h"
+#include "progress.h"
 #include "usage.h"
 
 struct cmd {
@@ -140,6 +141,7 @@ static int run_command(const struct cmd *cmd, int argc, const char **argv)
 		return print_version();
 	if (cmd->value_options)
 		permute_options(argc, argv, cmd->value_options);
+	lp_progress_setup(0);
 	return cmd->fn(argc, argv);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "read-profiles.h"
+#include "progress.h"
 #include "usage.h"
 
 /* How many original profiles @p stands for. */
@@ -117,6 +118,8 @@ int lp_read_profiles(struct lp_profile *out, const char *const *paths,
 		struct lp_profile *cur = &stack[depth].p;
 
 		lp_profile_init(cur);
+		lp_progress(lp_progress_big(lp_progress_file_size(paths[i])),
+			    "reading %s (%d of %d)", paths[i], i + 1, n);
 		if (read_one(cur, paths[i]) < 0) {
 			while (depth >= 0)
 				lp_profile_release(&stack[depth--].p);

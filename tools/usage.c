@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
 #include "usage.h"
 
 LP_PRINTF(2, 0)
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
+	/* a message never lands on the end of a progress line */
+	lp_progress_end();
 	fflush(stdout);
 	fputs("likelyprof: ", stderr);
 	fputs(prefix, stderr);

@@ -39,6 +39,16 @@ elapsed() {
 	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'
 }
 
+# phase WHAT: says on stderr what the run is doing now and how long the
+# project has taken so far, on a terminal or with LP_REAL_PROGRESS=1:
+# a build or workload can take minutes, and the ok/FAIL lines come after.
+phase() {
+	if [ -t 2 ] || [ -n "${LP_REAL_PROGRESS:-}" ]; then
+		echo "  ..    $name: $1 ($(awk -v a="${t_project:-0}" \
+			-v b="$(now)" 'BEGIN { printf "%d", b - a }') s so far)" >&2
+	fi
+}
+
 # ratio A B: A / B, two decimals ("-" when either is not a time).
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN {

@@ -47,6 +47,7 @@ summary=""
 
 # run_build TREE LOG: the project's build in TREE; its time in $secs.
 run_build() {
+	phase "building $(basename "$1")${LP_REAL_CC:+ with $LP_REAL_CC}"
 	t=$(now)
 	(cd "$1" && build) > "$2" 2>&1
 	rc=$?
@@ -69,6 +70,7 @@ run_workload() {
 	rw_tree=$1
 	rw_dir=$2
 	rw_prof=${3:-}
+	phase "workload on $(basename "$rw_tree")${rw_prof:+ under likelyprof run}"
 	rm -rf "$rw_dir"
 	mkdir -p "$rw_dir"
 	# a workload that hangs is stopped after half an hour (timeout
@@ -113,6 +115,7 @@ make_series() {
 	ms_out=$1
 	ms_err=$2
 	shift 2
+	phase "likelyprof fix${*:+ $*}"
 	git_copy "$W/series" ||
 		{ fail "git init of the tree copy" "$L/git-init.log"; return 1; }
 	"$LIKELYPROF" fix --src "$W/series" "$@" "$prof" > "$ms_out" \

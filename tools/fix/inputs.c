@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fix/inputs.h"
+#include "progress.h"
 #include "usage.h"
 
 int lp_policy_option(struct lp_policy *pol, int argc, const char **argv,
@@ -48,6 +49,8 @@ int lp_inputs_read(struct lp_inputs *in, const struct lp_policy *pol,
 		in->n = i + 1;
 		if (!strcmp(paths[i], "-") && stdin_used++)
 			return lp_error("standard input ('-') given twice");
+		lp_progress(lp_progress_big(lp_progress_file_size(paths[i])),
+			    "reading %s (%zu of %zu)", paths[i], i + 1, n);
 		err = lp_profile_read_file(&in->profs[i], paths[i], &diag);
 		if (err == -LP_ENOMEM)
 			lp_die("out of memory");
@@ -57,6 +60,8 @@ int lp_inputs_read(struct lp_inputs *in, const struct lp_policy *pol,
 		if (!in->profs[i].nr)
 			return lp_error("%s: no sites in profile", paths[i]);
 	}
+	lp_progress(0, "judging the sites of %zu profile%s", n,
+		    lp_plural(n));
 	err = lp_judge_profiles(&in->sites, pol, in->ptrs, n);
 	if (err == -LP_ENOMEM)
 		lp_die("out of memory");
