@@ -61,12 +61,17 @@ $LIKELYPROF judge -o db.lprof -- ./build/prog > out 2> err ||
 	fail "preprocessing wrote the commands' outputs"
 [ ! -e prog.o ] && [ ! -e build/prog.i ] || fail "stray output files"
 
-# the same commands as "arguments", named with --compile-commands
+# the same commands as "arguments", named with --compile-commands; the
+# file twice, as a build of a static and a shared library compiles it,
+# so every hint is seen twice and kept once
 mv compile_commands.json cc.json.orig
 cat > build/args.json <<JSON
 [{"directory": "$SRC/build", "file": "$SRC/prog.c",
   "arguments": ["gcc", "-O2", "-g", "-I../inc", "-DFLAVOR=2",
-		"-DNAME=\"two words\"", "-c", "-o", "prog.o", "../prog.c"]}]
+		"-DNAME=\"two words\"", "-c", "-o", "prog.o", "../prog.c"]},
+ {"directory": "$SRC/build", "file": "../prog.c",
+  "arguments": ["gcc", "-O2", "-g", "-fPIC", "-I../inc", "-DFLAVOR=2",
+		"-c", "-o", "prog.pic.o", "../prog.c"]}]
 JSON
 $LIKELYPROF judge --compile-commands build/args.json -o args.lprof \
 	-- ./build/prog > out 2> err || fail "judge with arguments: $(cat err)"

@@ -16,19 +16,23 @@
 #include "judge/judge.h"
 #include "usage.h"
 
+static void hint_release(struct lp_hint *h)
+{
+	free(h->file);
+	free(h->real);
+	free(h->unit);
+	free(h->func);
+	free(h->cond);
+}
+
 void lp_hints_release(struct lp_hints *h)
 {
 	size_t i;
 
 	if (!h)
 		return;
-	for (i = 0; i < h->nr; i++) {
-		free(h->v[i].file);
-		free(h->v[i].real);
-		free(h->v[i].unit);
-		free(h->v[i].func);
-		free(h->v[i].cond);
-	}
+	for (i = 0; i < h->nr; i++)
+		hint_release(&h->v[i]);
 	free(h->v);
 	memset(h, 0, sizeof(*h));
 }
@@ -122,9 +126,7 @@ static void add_hint(struct scan *sc, const char *func, const char *cond,
 
 		if (o->line == h.line && o->expect == h.expect &&
 		    !strcmp(o->real, h.real) && !strcmp(o->cond, h.cond)) {
-			struct lp_hints one = { &h, 1, 1 };
-
-			lp_hints_release(&one);
+			hint_release(&h);
 			return;
 		}
 	}
