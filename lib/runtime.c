@@ -21,6 +21,8 @@
  * it lets go.
  */
 #include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -69,6 +71,20 @@ struct lp_dynsite {
 	struct lp_dynsite *all;         /* list of every one, for dumps */
 };
 
+/*
+ * The ELF build-id (NT_GNU_BUILD_ID) of the executable and of each
+ * instrumented module, read at load, when reading it takes the loader's
+ * lock safely, and written with every profile so that merge can tell
+ * profiles of different builds apart.
+ */
+#define LP_BUILD_ID_MAX 64
+struct lp_build {
+	uintptr_t bias;                 /* dlpi_addr: one per loaded object */
+	char hex[2 * LP_BUILD_ID_MAX + 1];
+	const char *path;
+	struct lp_build *next;
+};
+
 /* A C++ listing already walked: one walk per module, not per unit. */
 struct lp_listed {
 	const struct lp_site_listing *first;
@@ -98,6 +114,7 @@ static struct {
 	struct lp_dynsite **dyn_hash;
 	size_t dyn_n, dyn_buckets;
 	size_t dyn_orphans;             /* entries whose module went away */
+	struct lp_build *builds;        /* in load order, the program first */
 	struct lp_listed *listed;
 	struct lp_thread *threads;
 	pthread_key_t thread_key;
@@ -287,6 +304,7 @@ static const char *arena_strdup(const char *s)
 
 static void thread_exit(void *arg);
 static void listed_forget(const void *base);
+static void build_note(const void *anchor);
 static void mark_started(void);
 
 static void set_exiting(void)
@@ -548,6 +566,7 @@ static void init_locked(void)
 	rt.pid = getpid();
 	read_stderr();
 	read_program();
+	build_note(NULL);
 	read_file_pattern();
 	read_run_dir();
 	mark_started();
@@ -647,6 +666,130 @@ static const char *module_path(const void *anchor)
 	if (anchor && dladdr(anchor, &info) && info.dli_fname)
 		return info.dli_fname;
 	return "";
+}
+
+/* --- build identity --------------------------------------------------- */
+
+struct build_find {
+	const void *addr;               /* inside the object; NULL: the program */
+	char *hex;
+	int found;
+	uintptr_t bias;
+	int is_program;
+	char name[PATH_MAX];
+};
+
+static void hex_put(char *out, const unsigned char *p, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+/* The GNU build-id among the notes at @p, as hex into @hex. */
+static int notes_build_id(const unsigned char *p, size_t len, char *hex)
+{
+	while (len >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_al, desc_al;
+
+		memcpy(&namesz, p, 4);
+		memcpy(&descsz, p + 4, 4);
+		memcpy(&type, p + 8, 4);
+		name_al = ((size_t)namesz + 3) & ~(size_t)3;
+		desc_al = ((size_t)descsz + 3) & ~(size_t)3;
+		if (name_al > len - 12 || desc_al > len - 12 - name_al)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(p + 12, "GNU", 4) &&
+		    descsz && descsz <= LP_BUILD_ID_MAX) {
+			hex_put(hex, p + 12 + name_al, descsz);
+			return 1;
+		}
+		p += 12 + name_al + desc_al;
+		len -= 12 + name_al + desc_al;
+	}
+	return 0;
+}
+
+static int holds(const struct dl_phdr_info *info, const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr;
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && a >= start &&
+		    a - start < ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/* dl_iterate_phdr() lists the program first. */
+static int build_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct build_find *f = data;
+	int i;
+
+	(void)size;
+	if (f->addr && !holds(info, f->addr)) {
+		f->is_program = 0;
+		return 0;
+	}
+	f->bias = info->dlpi_addr;
+	if (info->dlpi_name && strlen(info->dlpi_name) < sizeof(f->name))
+		strcpy(f->name, info->dlpi_name);
+	for (i = 0; i < info->dlpi_phnum && !f->found; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_NOTE)
+			f->found = notes_build_id((const unsigned char *)
+				(info->dlpi_addr + ph->p_vaddr),
+				ph->p_memsz, f->hex);
+	}
+	return 1;
+}
+
+/*
+ * Notes the build-id of the object holding @anchor (NULL: the program),
+ * once per loaded object.  The program is listed first and has no name
+ * of its own there.
+ */
+static void build_note(const void *anchor)
+{
+	static struct build_find f;     /* big; called locked */
+	char hex[2 * LP_BUILD_ID_MAX + 1];
+	struct lp_build *b, **tail;
+
+	memset(&f, 0, sizeof(f));
+	f.addr = anchor;
+	f.hex = hex;
+	f.is_program = 1;
+	dl_iterate_phdr(build_cb, &f);
+	/* linked with --build-id=none: nothing to say */
+	if (!f.found)
+		return;
+	/* a module dlopen()ed again, at its old place or another */
+	for (tail = &rt.builds; (b = *tail); tail = &b->next)
+		if (b->bias == f.bias || (!strcmp(b->hex, hex) && !f.is_program &&
+					  !strcmp(b->path, f.name)))
+			return;
+	b = arena_alloc(sizeof(*b));
+	if (!b)
+		return;
+	memcpy(b->hex, hex, sizeof(hex));
+	b->bias = f.bias;
+	b->path = f.is_program || !f.name[0] ? rt.program :
+		  arena_strdup(f.name);
+	b->next = NULL;
+	*tail = b;
 }
 
 static struct lp_module *module_find(const struct lp_site *site)
@@ -749,6 +892,7 @@ LP_API void lp__module_add(const struct lp_site *first,
 	lock();
 	init_locked();
 	module_get(first, last, anchor);
+	build_note(anchor ? anchor : (const void *)first);
 	unlock();
 	init_unlocked();
 	errno = saved;
@@ -1209,6 +1353,7 @@ LP_API void lp__module_list(const struct lp_site_listing *first,
 	(void)anchor;
 	lock();
 	init_locked();
+	build_note(anchor ? anchor : (const void *)first);
 	if (first && last > first && !listed_before(first))
 		for (r = first; r < last; r++)
 			if (r->site.abi == LP_SITE_ABI && !dyn_find(r->key) &&
@@ -1271,6 +1416,14 @@ static int put(char *buf, size_t cap, size_t *len, const char *s, size_t n)
 	*len += n;
 	buf[*len] = '\0';
 	return 0;
+}
+
+/* @sep, then @v in two digits: the fields of a date. */
+static void put2(char *buf, size_t *len, char sep, unsigned v)
+{
+	buf[(*len)++] = sep;
+	buf[(*len)++] = (char)('0' + v / 10 % 10);
+	buf[(*len)++] = (char)('0' + v % 10);
 }
 
 static int put_ulong(char *buf, size_t cap, size_t *len, unsigned long v)
@@ -1408,6 +1561,64 @@ static void sink_one(struct lp_sink *sink, const struct lp_site *s,
 	(*count)++;
 }
 
+/* Days since 1970-01-01 to a civil date (proleptic Gregorian). */
+static void civil_from_days(long z, long *y, unsigned *m, unsigned *d)
+{
+	long era, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	yoe = z - era * 146097;
+	yoe = (yoe - yoe / 1460 + yoe / 36524 - yoe / 146096) / 365;
+	doy = z - era * 146097 - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+/*
+ * Where and when: host, time (UTC, ISO 8601), and the build of the
+ * program and of every instrumented module, "HEX PATH".  gmtime_r()
+ * may take a lock, and a dump can come from a signal handler, so the
+ * date is computed here.
+ */
+static void sink_identity(struct lp_sink *sink)
+{
+	struct utsname uts;
+	struct timespec ts;
+	struct lp_build *b;
+	char buf[2 * LP_BUILD_ID_MAX + PATH_MAX + 2];
+	long y, secs;
+	unsigned mo, d;
+	size_t len = 0;
+
+	if (uname(&uts) == 0)
+		lp_sink_meta(sink, "host", uts.nodename);
+	if (clock_gettime(CLOCK_REALTIME, &ts) == 0 && ts.tv_sec >= 0) {
+		secs = (long)(ts.tv_sec % 86400);
+		civil_from_days((long)(ts.tv_sec / 86400), &y, &mo, &d);
+		put_ulong(buf, sizeof(buf), &len, (unsigned long)y);
+		put2(buf, &len, '-', mo);
+		put2(buf, &len, '-', d);
+		put2(buf, &len, 'T', (unsigned)(secs / 3600));
+		put2(buf, &len, ':', (unsigned)(secs / 60 % 60));
+		put2(buf, &len, ':', (unsigned)(secs % 60));
+		buf[len++] = 'Z';
+		buf[len] = '\0';
+		lp_sink_meta(sink, "time", buf);
+	}
+	for (b = rt.builds; b; b = b->next) {
+		len = 0;
+		if (put(buf, sizeof(buf), &len, b->hex, strlen(b->hex)) ||
+		    put(buf, sizeof(buf), &len, " ", 1) ||
+		    put(buf, sizeof(buf), &len, b->path, strlen(b->path)))
+			continue;
+		buf[len] = '\0';
+		lp_sink_meta(sink, "build", buf);
+	}
+}
+
 static int write_profile(int fd)
 {
 	struct fd_sink fs;
@@ -1430,6 +1641,7 @@ static int write_profile(int fd)
 	lp_sink_meta(&fs.sink, "program", rt.program);
 	lp_sink_meta(&fs.sink, "pid", pid);
 	lp_sink_meta(&fs.sink, "runtime", LP_VERSION_STRING);
+	sink_identity(&fs.sink);
 	for (m = rt.modules; m; m = m->next)
 		for (i = 0; i < (size_t)(m->last - m->first); i++)
 			sink_one(&fs.sink, &m->first[i], &m->cells[i], &count);

@@ -120,6 +120,23 @@ got=$(awk -F'\t' '$1 == "site" { n[$8]++; c[$8] += $2; i[$8] += $3 }
 [ "$got" = "1 1000 1000 1 0 0" ] ||
 	fail "dlopen c++: records, correct, incorrect of both '$got'"
 
+# where and what it came from: host, time, and the build-id of the
+# program and of the module (once, however often it was loaded), as
+# readelf reads them from the files
+build_of() {
+	readelf -n "$1" 2>/dev/null | sed -n 's/^ *Build ID: //p'
+}
+if command -v readelf > /dev/null 2>&1; then
+	want="$(build_of life) $PWD/life
+$(build_of modx.so) $SCRATCH/modx.so"
+	got=$(awk -F'\t' '$1 == "meta" && $2 == "build" { print $3 }' cycx.lprof |
+		sed "s|^\([0-9a-f]*\) .*/life$|\1 $PWD/life|")
+	[ "$got" = "$want" ] || fail "build-ids: '$got', want '$want'"
+fi
+grep -q "^meta	host	$(uname -n)$" cycx.lprof || fail "no host in the profile"
+grep -q '^meta	time	20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]Z$' \
+	cycx.lprof || fail "no time in the profile: $(grep time cycx.lprof)"
+
 # set-user-ID: the environment names no file.  Run as nobody, a root
 # program must not write where LIKELYPROF_FILE says (a root-only file).
 if [ "$(id -u)" != 0 ]; then
