@@ -778,7 +778,8 @@ static void build_note(const void *anchor)
 		return;
 	/* a module dlopen()ed again, at its old place or another */
 	for (tail = &rt.builds; (b = *tail); tail = &b->next)
-		if (b->bias == f.bias || (!strcmp(b->hex, hex) && !f.is_program &&
+		if (b->bias == f.bias || (!f.is_program &&
+					  !strcmp(b->hex, hex) &&
 					  !strcmp(b->path, f.name)))
 			return;
 	b = arena_alloc(sizeof(*b));
