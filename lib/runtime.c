@@ -671,7 +671,7 @@ static const char *module_path(const void *anchor)
 /* --- build identity --------------------------------------------------- */
 
 struct build_find {
-	const void *addr;               /* inside the object; NULL: the program */
+	const void *addr;               /* in the object; NULL: the program */
 	char *hex;
 	int found;
 	uintptr_t bias;
