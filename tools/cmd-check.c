@@ -19,14 +19,16 @@
 #include "json.h"
 #include "ktable.h"
 #include "suggest.h"
+#include "report/html.h"
 #include "usage.h"
 #include "verdict.h"
 
 static const char check_usage[] =
 	"usage: likelyprof check [--flip-at PCT] [--remove-at PCT] "
 	"[--min-hits N] [--no-flip]\n"
-	"                        [--src DIR] [--format text|json|sarif] "
-	"[--all] FILE...\n"
+	"                        [--src DIR] [--format text|json|sarif|html] "
+	"[--all]\n"
+	"                        [--link URL] [--rows N] FILE...\n"
 	"\n"
 	"Judges every annotated site of the profiles (one per machine or\n"
 	"workload; kernel tables too) and prints a warning for each that\n"
@@ -38,6 +40,12 @@ static const char check_usage[] =
 	"                     paths, current lines and spellings\n"
 	"   --format json     one JSON object with every site and a summary\n"
 	"   --format sarif    SARIF 2.1.0, for code scanning\n"
+	"   --format html     one page to decide from: every site, sorting,\n"
+	"                     filters, views by function and file, a chart\n"
+	"   --link URL        html: the link of a site, {file} and {line}\n"
+	"                     replaced (default: the file's path)\n"
+	"   --rows N          html: the worst N sites in full, the rest\n"
+	"                     counted (default 2000)\n"
 	"   --all             also list the sites that need no change\n"
 	"   --suggest-at PCT  with all-branches profiles: suggest a hint for\n"
 	"                     an unannotated if that went one way at least\n"
@@ -225,10 +233,11 @@ int cmd_check(int argc, const char **argv)
 	struct lp_place *places = NULL;
 	struct lp_check_entry *e;
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
-	const char *src = NULL, *v;
+	const char *src = NULL, *link = NULL, *v;
+	unsigned long long rows = LP_HTML_ROWS;
 	size_t nfiles = 0, n = 0, i, count[7] = { 0 }, nstale = 0;
 	const char *last_change = NULL;
-	int all = 0, json = 0, sarif = 0, ret;
+	int all = 0, json = 0, sarif = 0, html = 0, ret;
 	double suggest_at = LP_SUGGEST_AT;
 	unsigned long long suggest_min = LP_SUGGEST_MIN;
 	struct lp_suggestions sug = LP_SUGGESTIONS_INIT;
@@ -251,6 +260,8 @@ int cmd_check(int argc, const char **argv)
 				json = 1;
 			else if (!strcmp(v, "sarif"))
 				sarif = 1;
+			else if (!strcmp(v, "html"))
+				html = 1;
 			else if (strcmp(v, "text"))
 				lp_usage_error(check_usage, "unknown format "
 					       "'%s'", v);
@@ -265,6 +276,12 @@ int cmd_check(int argc, const char **argv)
 						check_usage))) {
 			suggest_min = lp_parse_count("--suggest-min", v,
 						     check_usage);
+		} else if ((v = lp_option_value(argc, argv, &k, "--link",
+						check_usage))) {
+			link = v;
+		} else if ((v = lp_option_value(argc, argv, &k, "--rows",
+						check_usage))) {
+			rows = lp_parse_count("--rows", v, check_usage);
 		} else if (!strcmp(argv[k], "--all")) {
 			all = 1;
 		} else if (!strcmp(argv[k], "--")) {
@@ -319,6 +336,15 @@ int cmd_check(int argc, const char **argv)
 	}
 	if (n > 1)
 		qsort(e, n, sizeof(*e), cmp_entry);
+	if (html) {
+		struct lp_html_opts h = { "likelyprof check", link, rows, 0,
+					  &pol, files, nfiles };
+
+		lp_html_write(stdout, &in.sites, places, tree, &h);
+		for (i = 0; i < n; i++)
+			free(e[i].path);
+		goto done;
+	}
 	if (sarif) {
 		size_t unsure = 0;
 
