@@ -63,6 +63,20 @@ static int cmp_entry(const void *pa, const void *pb)
 	return (a->line > b->line) - (a->line < b->line);
 }
 
+/* The direction the profile's expected value gives, or NULL. */
+static const char *direction(long expect)
+{
+	return expect == 1 ? "likely" : expect == 0 ? "unlikely" : NULL;
+}
+
+static void json_str_or_null(const char *s)
+{
+	if (s)
+		lp_json_str(s);
+	else
+		printf("null");
+}
+
 static void print_text(const struct lp_check_entry *e,
 		       const struct lp_tree *tree)
 {
@@ -89,11 +103,12 @@ static void print_json(const struct lp_check_entry *e, int first)
 	lp_json_str(e->path);
 	printf(", \"line\": %ld, \"function\": ", e->line);
 	lp_json_str(s->func);
+	/* the source's spelling, else the one the expected value names */
 	printf(", \"annotation\": ");
-	if (e->pl && e->pl->placed)
-		lp_json_str(e->pl->hint->name);
-	else
-		printf("null");
+	json_str_or_null(e->pl && e->pl->placed ? e->pl->hint->name :
+			 direction(s->expect));
+	printf(", \"direction\": ");
+	json_str_or_null(direction(s->expect));
 	printf(", \"verdict\": \"%s\", \"correct\": %llu, \"incorrect\": "
 	       "%llu, \"constant\": %llu, \"evaluations\": %llu, "
 	       "\"percent_incorrect\": %.2f, \"profiles_right\": %zu, "
@@ -106,10 +121,8 @@ static void print_json(const struct lp_check_entry *e, int first)
 	       j->profiles_wrong);
 	lp_json_str(s->file);
 	printf(", \"profile_line\": %ld, \"condition\": ", s->line);
-	if (s->cond && *s->cond)
-		lp_json_str(s->cond);
-	else
-		printf("null");         /* kernel tables do not say */
+	/* kernel tables do not say */
+	json_str_or_null(s->cond && *s->cond ? s->cond : NULL);
 	if (s->sure != LP_SURE_MEASURED)
 		printf(", \"sure\": \"%s\"", lp_sure_name(s->sure));
 	if (e->pl && !e->pl->placed && e->pl->reason) {
@@ -194,7 +207,27 @@ static const char *const sarif_rules[][2] = {
 
 /* The unsure rule is listed only where a result uses it, so the output of
  * measured profiles stays as it was. */
-static void print_sarif_head(int unsure)
+/*
+ * Paths are relative to SRCROOT: the tree of --src when given, else the
+ * folder the compiler ran in, which check cannot know, so the consumer
+ * (code scanning: the checkout) supplies it.
+ */
+static void print_sarif_base(const struct lp_tree *tree)
+{
+	printf("    \"originalUriBaseIds\": {\"SRCROOT\": {");
+	if (tree) {
+		printf("\"uri\": \"file://");
+		lp_uri_put(stdout, lp_tree_root(tree));
+		printf("/\"");
+	} else {
+		printf("\"description\": {\"text\": \"The folder the "
+		       "profile's relative paths start from, where the "
+		       "compiler ran; check --src DIR names it\"}");
+	}
+	printf("}},\n");
+}
+
+static void print_sarif_head(int unsure, const struct lp_tree *tree)
 {
 	size_t i, nrules = sizeof(sarif_rules) / sizeof(sarif_rules[0]);
 
@@ -207,11 +240,14 @@ static void print_sarif_head(int unsure)
 		printf("%s\n      {\"id\": \"likelyprof-%s\", "
 		       "\"shortDescription\": {\"text\": \"%s\"}}",
 		       i ? "," : "", sarif_rules[i][0], sarif_rules[i][1]);
-	printf("\n    ]}},\n    \"results\": [");
+	printf("\n    ]}},\n");
+	print_sarif_base(tree);
+	printf("    \"results\": [");
 }
 
 static void print_sarif_result(int first, const char *rule, int warning,
-			       const char *msg, const char *path, long line)
+			       const char *msg, const char *path, long line,
+			       const char *dir)
 {
 	printf("%s\n      {\"ruleId\": \"likelyprof-%s\", \"level\": "
 	       "\"%s\", \"message\": {\"text\": ", first ? "" : ",", rule,
@@ -219,10 +255,14 @@ static void print_sarif_result(int first, const char *rule, int warning,
 	lp_json_str(msg);
 	printf("}, \"locations\": [{\"physicalLocation\": "
 	       "{\"artifactLocation\": {\"uri\": ");
-	putchar('"');
+	/* an absolute path is a file: URI, a relative one SRCROOT's */
+	printf("\"%s", path[0] == '/' ? "file://" : "");
 	lp_uri_put(stdout, path);
-	putchar('"');
-	printf("}, \"region\": {\"startLine\": %ld}}}]}", line);
+	printf(path[0] == '/' ? "\"" : "\", \"uriBaseId\": \"SRCROOT\"");
+	printf("}, \"region\": {\"startLine\": %ld}}}]", line);
+	if (dir)
+		printf(", \"properties\": {\"direction\": \"%s\"}", dir);
+	printf("}");
 }
 
 int cmd_check(int argc, const char **argv)
@@ -350,14 +390,19 @@ int cmd_check(int argc, const char **argv)
 
 		for (i = 0; i < n; i++)
 			unsure += e[i].s->j.verdict == LP_VERDICT_UNSURE;
-		print_sarif_head(unsure > 0);
+		print_sarif_head(unsure > 0, tree);
 		for (i = 0; i < n; i++) {
 			char *msg = lp_site_message(&e[i], tree);
 			enum lp_verdict verdict = e[i].s->j.verdict;
 
+			const struct lp_place *pl = e[i].pl;
+			const char *uri = pl && pl->placed ?
+				pl->call_file->rel : e[i].path;
+
 			print_sarif_result(!i, lp_verdict_name(verdict),
 					   lp_verdict_changes(verdict), msg,
-					   e[i].path, e[i].line);
+					   uri, e[i].line,
+					   direction(e[i].s->expect));
 			free(msg);
 			free(e[i].path);
 		}
@@ -365,7 +410,9 @@ int cmd_check(int argc, const char **argv)
 			char *msg = suggestion_message(&sug.v[i]);
 
 			print_sarif_result(!n && !i, "suggest", 0, msg,
-					   sug.v[i].file, sug.v[i].line);
+					   sug.v[i].file, sug.v[i].line,
+					   sug.v[i].likely ? "likely" :
+					   "unlikely");
 			free(msg);
 		}
 		printf("%s    ]\n  }]\n}\n", n + sug.nr ? "\n" : "");
@@ -405,22 +452,26 @@ int cmd_check(int argc, const char **argv)
 	} else {
 		for (i = 0; i < sug.nr; i++)
 			print_suggestion_text(&sug.v[i]);
-		printf("likelyprof: %zu of %zu site%s to change (%zu remove, "
-		       "%zu flip); %zu fine, %zu too few evaluations, "
-		       "%zu constant, %zu never run",
-		       count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
-		       in.sites.nr, lp_plural(in.sites.nr),
-		       count[LP_VERDICT_REMOVE],
-		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
-		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
-		       count[LP_VERDICT_NEVER]);
+		/*
+		 * A summary, not a result: stdout stays the warnings.  They
+		 * go out first, so that 2>&1 keeps the summary last.
+		 */
+		fflush(stdout);
+		fprintf(stderr, "likelyprof: %zu of %zu site%s to change "
+			"(%zu remove, %zu flip); %zu fine, %zu too few "
+			"evaluations, %zu constant, %zu never run",
+			count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
+			in.sites.nr, lp_plural(in.sites.nr),
+			count[LP_VERDICT_REMOVE], count[LP_VERDICT_FLIP],
+			count[LP_VERDICT_FINE], count[LP_VERDICT_FEW],
+			count[LP_VERDICT_CONSTANT], count[LP_VERDICT_NEVER]);
 		if (count[LP_VERDICT_UNSURE])
-			printf(", %zu not judged from the binary",
-			       count[LP_VERDICT_UNSURE]);
+			fprintf(stderr, ", %zu not judged from the binary",
+				count[LP_VERDICT_UNSURE]);
 		if (sug.branches)
-			printf("; %zu of %zu unannotated branches could "
-			       "take a hint", sug.nr, sug.branches);
-		putchar('\n');
+			fprintf(stderr, "; %zu of %zu unannotated branches "
+				"could take a hint", sug.nr, sug.branches);
+		fputc('\n', stderr);
 	}
 	if (nstale)
 		lp_note("the profile is older than the tree: %zu site%s "
