@@ -42,7 +42,7 @@ flips=$("$LIKELYPROF" check p.lprof | grep -c '\[likelyprof-flip\]')
 	fail "the profile has $flips flips of $sites sites: nothing to filter"
 
 # self-contained: nothing loaded from elsewhere
-grep -n -e ' src=' -e '<link' -e '@import' page.html &&
+grep -n -E -e '<[a-z]+ [^>]*src=' -e '<link' -e '@import|url\(' page.html &&
 	fail "the page loads something"
 grep -o 'href="[^"#]*' page.html | grep -v 'href="https://example.org/src/' |
 	grep -q 'href="[a-z]*:' && fail "a link to elsewhere than the template"

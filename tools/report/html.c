@@ -299,6 +299,16 @@ static void put_summary(FILE *f, const struct hsite *v, size_t n,
 				lp_verdict_name(verdict_order[i]), count[i],
 				verdict_label(verdict_order[i]));
 	fputs("</p>\n", f);
+	if (!count[0] && !count[1])
+		return;
+	fputs("<p>To change them: <code>likelyprof fix --src DIR", f);
+	for (i = 0; i < o->ninputs; i++) {
+		fputc(' ', f);
+		put(f, o->inputs[i]);
+	}
+	fputs(" &gt; fixes.mbox</code> writes the patches (one per "
+	      "function, quoting the counts) for <code>git am</code>.</p>\n",
+	      f);
 }
 
 static void put_controls(FILE *f)
