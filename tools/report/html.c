@@ -354,7 +354,7 @@ struct chart {
  * log10 without libm, which the command does not link: the digits give
  * the whole part, squaring the rest in [1, 10) gives a bit a turn.
  */
-static double lp_log10(uint64_t n)
+static double log10_u64(uint64_t n)
 {
 	double x = (double)n, lg = 0, bit = 0.5;
 	int i;
@@ -379,7 +379,7 @@ static double ch_x(const struct chart *c, uint64_t evals)
 
 	if (!evals)
 		return CH_L + 4;
-	return CH_L + CH_ZERO + span * lp_log10(evals) / c->decades;
+	return CH_L + CH_ZERO + span * log10_u64(evals) / c->decades;
 }
 
 static double ch_y(double pct)
@@ -442,7 +442,8 @@ static void put_chart(FILE *f, const struct hsite *v, size_t n,
 	for (i = 0; i < n; i++)
 		if (v[i].e.s->j.evals > most)
 			most = v[i].e.s->j.evals;
-	while (p <= most / 10 * 10 && c.decades < 19 && p < most) {
+	/* as many decades as the busiest site needs, 10^19 at most */
+	while (p < most && c.decades < 19) {
 		p *= 10;
 		c.decades++;
 	}
@@ -664,6 +665,9 @@ static int cmp_group(const void *pa, const void *pb)
  * Sums @v, in the judged list's order (by file), by file or by file and
  * function: a file's sites are together already, its functions are put
  * together by sorting each file's run alone.  The caller frees.
+ *
+ * NEEDSWORK: with --src, two profile paths that the locator puts in one
+ * tree file but the judge kept apart make two rows of that file.
  */
 static struct hgroup *group(const struct hsite *v, size_t n, int by_func,
 			    size_t *ngroups)
