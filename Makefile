@@ -5,7 +5,8 @@
 #   make check           every test tier, plus the sanitizer builds
 #   make bench           overhead and scaling benchmarks (bench/RESULTS.md)
 #   make check-real      build real Debian packages with likelyprof (network)
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (the command, runtime, header,
+#                        docs, man pages, bash and zsh completion)
 #   make lib32           the runtime for -m32 programs, in lib/32 (needs
 #                        gcc-multilib); make install installs it too
 #
@@ -24,6 +25,9 @@ includedir  ?= $(prefix)/include
 datadir     ?= $(prefix)/share
 docdir      ?= $(datadir)/doc/likelyprof
 mandir      ?= $(datadir)/man
+datarootdir ?= $(datadir)
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+zshcompdir  ?= $(datarootdir)/zsh/site-functions
 pkgconfigdir ?= $(libdir)/pkgconfig
 
 CC          ?= cc
@@ -219,7 +223,8 @@ likelyprof.pc: lib/likelyprof.pc.in include/likelyprof.h
 install: all likelyprof.pc man
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir) \
 		$(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir) \
-		$(DESTDIR)$(docdir) $(DESTDIR)$(mandir)/man1
+		$(DESTDIR)$(docdir) $(DESTDIR)$(mandir)/man1 \
+		$(DESTDIR)$(bashcompdir) $(DESTDIR)$(zshcompdir)
 	install -m 755 $(CMD) $(DESTDIR)$(bindir)/likelyprof
 	ln -sf likelyprof $(DESTDIR)$(bindir)/likelyprof-cc
 	ln -sf likelyprof $(DESTDIR)$(bindir)/likelyprof-c++
@@ -235,6 +240,9 @@ install: all likelyprof.pc man
 	install -m 644 likelyprof.pc $(DESTDIR)$(pkgconfigdir)/
 	install -m 644 README.md doc/*.md $(DESTDIR)$(docdir)/
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
+	install -m 644 completion/likelyprof.bash \
+		$(DESTDIR)$(bashcompdir)/likelyprof
+	install -m 644 completion/_likelyprof $(DESTDIR)$(zshcompdir)/_likelyprof
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/likelyprof \
@@ -247,7 +255,9 @@ uninstall:
 	      $(DESTDIR)$(libdir)/liblikelyprof.a \
 	      $(DESTDIR)$(libdir)/$(SONAME) \
 	      $(DESTDIR)$(libdir)/liblikelyprof.so \
-	      $(DESTDIR)$(pkgconfigdir)/likelyprof.pc
+	      $(DESTDIR)$(pkgconfigdir)/likelyprof.pc \
+	      $(DESTDIR)$(bashcompdir)/likelyprof \
+	      $(DESTDIR)$(zshcompdir)/_likelyprof
 	rm -rf $(DESTDIR)$(docdir)
 	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN_PAGES)))
 

@@ -4,7 +4,7 @@
 # be, as the kernel lets it), trailing blanks, spaces where a tab indents.
 # Prints each offence as FILE:LINE: what, and exits 1 if there is one.
 cd "$(dirname "$0")/.." || exit 2
-files=$(git ls-files 'include/*.h' 'lib/*.[ch]' 'tools/*.[ch]' 'tools/fix/*.[ch]' \
+files=$(git ls-files 'include/*.h' 'lib/*.[ch]' 'tools/*.[ch]' 'tools/*/*.[ch]' \
 	'tests/unit/*.[ch]' 2>/dev/null)
 [ -n "$files" ] || files=$(find include lib tools tests/unit -name '*.[ch]')
 awk '

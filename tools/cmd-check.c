@@ -20,14 +20,16 @@
 #include "ktable.h"
 #include "suggest.h"
 #include "progress.h"
+#include "report/html.h"
 #include "usage.h"
 #include "verdict.h"
 
 static const char check_usage[] =
 	"usage: likelyprof check [--flip-at PCT] [--remove-at PCT] "
 	"[--min-hits N] [--no-flip]\n"
-	"                        [--src DIR] [--format text|json|sarif] "
-	"[--all] FILE...\n"
+	"                        [--src DIR] [--format text|json|sarif|html] "
+	"[--all]\n"
+	"                        [--link URL] [--rows N] FILE...\n"
 	"\n"
 	"Judges every annotated site of the profiles (one per machine or\n"
 	"workload; kernel tables too) and prints a warning for each that\n"
@@ -39,6 +41,12 @@ static const char check_usage[] =
 	"                     paths, current lines and spellings\n"
 	"   --format json     one JSON object with every site and a summary\n"
 	"   --format sarif    SARIF 2.1.0, for code scanning\n"
+	"   --format html     one page to decide from: every site, sorting,\n"
+	"                     filters, views by function and file, a chart\n"
+	"   --link URL        html: the link of a site, {file} and {line}\n"
+	"                     replaced (default: the file's path)\n"
+	"   --rows N          html: the worst N sites in full, the rest\n"
+	"                     counted (default 2000)\n"
 	"   --all             also list the sites that need no change\n"
 	"   --suggest-at PCT  with all-branches profiles: suggest a hint for\n"
 	"                     an unannotated if that went one way at least\n"
@@ -56,6 +64,20 @@ static int cmp_entry(const void *pa, const void *pb)
 	if (c)
 		return c;
 	return (a->line > b->line) - (a->line < b->line);
+}
+
+/* The direction the profile's expected value gives, or NULL. */
+static const char *direction(long expect)
+{
+	return expect == 1 ? "likely" : expect == 0 ? "unlikely" : NULL;
+}
+
+static void json_str_or_null(const char *s)
+{
+	if (s)
+		lp_json_str(s);
+	else
+		printf("null");
 }
 
 static void print_text(const struct lp_check_entry *e,
@@ -84,11 +106,12 @@ static void print_json(const struct lp_check_entry *e, int first)
 	lp_json_str(e->path);
 	printf(", \"line\": %ld, \"function\": ", e->line);
 	lp_json_str(s->func);
+	/* the source's spelling, else the one the expected value names */
 	printf(", \"annotation\": ");
-	if (e->pl && e->pl->placed)
-		lp_json_str(e->pl->hint->name);
-	else
-		printf("null");
+	json_str_or_null(e->pl && e->pl->placed ? e->pl->hint->name :
+			 direction(s->expect));
+	printf(", \"direction\": ");
+	json_str_or_null(direction(s->expect));
 	printf(", \"verdict\": \"%s\", \"correct\": %llu, \"incorrect\": "
 	       "%llu, \"constant\": %llu, \"evaluations\": %llu, "
 	       "\"percent_incorrect\": %.2f, \"profiles_right\": %zu, "
@@ -101,10 +124,8 @@ static void print_json(const struct lp_check_entry *e, int first)
 	       j->profiles_wrong);
 	lp_json_str(s->file);
 	printf(", \"profile_line\": %ld, \"condition\": ", s->line);
-	if (s->cond && *s->cond)
-		lp_json_str(s->cond);
-	else
-		printf("null");         /* kernel tables do not say */
+	/* kernel tables do not say */
+	json_str_or_null(s->cond && *s->cond ? s->cond : NULL);
 	if (s->sure != LP_SURE_MEASURED)
 		printf(", \"sure\": \"%s\"", lp_sure_name(s->sure));
 	if (e->pl && !e->pl->placed && e->pl->reason) {
@@ -189,7 +210,27 @@ static const char *const sarif_rules[][2] = {
 
 /* The unsure rule is listed only where a result uses it, so the output of
  * measured profiles stays as it was. */
-static void print_sarif_head(int unsure)
+/*
+ * Paths are relative to SRCROOT: the tree of --src when given, else the
+ * folder the compiler ran in, which check cannot know, so the consumer
+ * (code scanning: the checkout) supplies it.
+ */
+static void print_sarif_base(const struct lp_tree *tree)
+{
+	printf("    \"originalUriBaseIds\": {\"SRCROOT\": {");
+	if (tree) {
+		printf("\"uri\": \"file://");
+		lp_uri_put(stdout, lp_tree_root(tree));
+		printf("/\"");
+	} else {
+		printf("\"description\": {\"text\": \"The folder the "
+		       "profile's relative paths start from, where the "
+		       "compiler ran; check --src DIR names it\"}");
+	}
+	printf("}},\n");
+}
+
+static void print_sarif_head(int unsure, const struct lp_tree *tree)
 {
 	size_t i, nrules = sizeof(sarif_rules) / sizeof(sarif_rules[0]);
 
@@ -202,11 +243,14 @@ static void print_sarif_head(int unsure)
 		printf("%s\n      {\"id\": \"likelyprof-%s\", "
 		       "\"shortDescription\": {\"text\": \"%s\"}}",
 		       i ? "," : "", sarif_rules[i][0], sarif_rules[i][1]);
-	printf("\n    ]}},\n    \"results\": [");
+	printf("\n    ]}},\n");
+	print_sarif_base(tree);
+	printf("    \"results\": [");
 }
 
 static void print_sarif_result(int first, const char *rule, int warning,
-			       const char *msg, const char *path, long line)
+			       const char *msg, const char *path, long line,
+			       const char *dir)
 {
 	printf("%s\n      {\"ruleId\": \"likelyprof-%s\", \"level\": "
 	       "\"%s\", \"message\": {\"text\": ", first ? "" : ",", rule,
@@ -214,10 +258,14 @@ static void print_sarif_result(int first, const char *rule, int warning,
 	lp_json_str(msg);
 	printf("}, \"locations\": [{\"physicalLocation\": "
 	       "{\"artifactLocation\": {\"uri\": ");
-	putchar('"');
+	/* an absolute path is a file: URI, a relative one SRCROOT's */
+	printf("\"%s", path[0] == '/' ? "file://" : "");
 	lp_uri_put(stdout, path);
-	putchar('"');
-	printf("}, \"region\": {\"startLine\": %ld}}}]}", line);
+	printf(path[0] == '/' ? "\"" : "\", \"uriBaseId\": \"SRCROOT\"");
+	printf("}, \"region\": {\"startLine\": %ld}}}]", line);
+	if (dir)
+		printf(", \"properties\": {\"direction\": \"%s\"}", dir);
+	printf("}");
 }
 
 int cmd_check(int argc, const char **argv)
@@ -228,10 +276,11 @@ int cmd_check(int argc, const char **argv)
 	struct lp_place *places = NULL;
 	struct lp_check_entry *e;
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
-	const char *src = NULL, *v;
+	const char *src = NULL, *link = NULL, *v;
+	unsigned long long rows = LP_HTML_ROWS;
 	size_t nfiles = 0, n = 0, i, count[7] = { 0 }, nstale = 0;
 	const char *last_change = NULL;
-	int all = 0, json = 0, sarif = 0, ret;
+	int all = 0, json = 0, sarif = 0, html = 0, ret;
 	double suggest_at = LP_SUGGEST_AT;
 	unsigned long long suggest_min = LP_SUGGEST_MIN;
 	struct lp_suggestions sug = LP_SUGGESTIONS_INIT;
@@ -255,6 +304,8 @@ int cmd_check(int argc, const char **argv)
 				json = 1;
 			else if (!strcmp(v, "sarif"))
 				sarif = 1;
+			else if (!strcmp(v, "html"))
+				html = 1;
 			else if (strcmp(v, "text"))
 				lp_usage_error(check_usage, "unknown format "
 					       "'%s'", v);
@@ -269,6 +320,12 @@ int cmd_check(int argc, const char **argv)
 						check_usage))) {
 			suggest_min = lp_parse_count("--suggest-min", v,
 						     check_usage);
+		} else if ((v = lp_option_value(argc, argv, &k, "--link",
+						check_usage))) {
+			link = v;
+		} else if ((v = lp_option_value(argc, argv, &k, "--rows",
+						check_usage))) {
+			rows = lp_parse_count("--rows", v, check_usage);
 		} else if (!strcmp(argv[k], "--all")) {
 			all = 1;
 		} else if (!strcmp(argv[k], "--")) {
@@ -327,19 +384,33 @@ int cmd_check(int argc, const char **argv)
 	}
 	if (n > 1)
 		qsort(e, n, sizeof(*e), cmp_entry);
+	if (html) {
+		struct lp_html_opts h = { "likelyprof check", link, rows, 0,
+					  &pol, files, nfiles };
+
+		lp_html_write(stdout, &in.sites, places, tree, &h);
+		for (i = 0; i < n; i++)
+			free(e[i].path);
+		goto done;
+	}
 	if (sarif) {
 		size_t unsure = 0;
 
 		for (i = 0; i < n; i++)
 			unsure += e[i].s->j.verdict == LP_VERDICT_UNSURE;
-		print_sarif_head(unsure > 0);
+		print_sarif_head(unsure > 0, tree);
 		for (i = 0; i < n; i++) {
 			char *msg = lp_site_message(&e[i], tree);
 			enum lp_verdict verdict = e[i].s->j.verdict;
 
+			const struct lp_place *pl = e[i].pl;
+			const char *uri = pl && pl->placed ?
+				pl->call_file->rel : e[i].path;
+
 			print_sarif_result(!i, lp_verdict_name(verdict),
 					   lp_verdict_changes(verdict), msg,
-					   e[i].path, e[i].line);
+					   uri, e[i].line,
+					   direction(e[i].s->expect));
 			free(msg);
 			free(e[i].path);
 		}
@@ -347,7 +418,9 @@ int cmd_check(int argc, const char **argv)
 			char *msg = suggestion_message(&sug.v[i]);
 
 			print_sarif_result(!n && !i, "suggest", 0, msg,
-					   sug.v[i].file, sug.v[i].line);
+					   sug.v[i].file, sug.v[i].line,
+					   sug.v[i].likely ? "likely" :
+					   "unlikely");
 			free(msg);
 		}
 		printf("%s    ]\n  }]\n}\n", n + sug.nr ? "\n" : "");
@@ -387,22 +460,26 @@ int cmd_check(int argc, const char **argv)
 	} else {
 		for (i = 0; i < sug.nr; i++)
 			print_suggestion_text(&sug.v[i]);
-		printf("likelyprof: %zu of %zu site%s to change (%zu remove, "
-		       "%zu flip); %zu fine, %zu too few evaluations, "
-		       "%zu constant, %zu never run",
-		       count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
-		       in.sites.nr, lp_plural(in.sites.nr),
-		       count[LP_VERDICT_REMOVE],
-		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
-		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
-		       count[LP_VERDICT_NEVER]);
+		/*
+		 * A summary, not a result: stdout stays the warnings.  They
+		 * go out first, so that 2>&1 keeps the summary last.
+		 */
+		fflush(stdout);
+		fprintf(stderr, "likelyprof: %zu of %zu site%s to change "
+			"(%zu remove, %zu flip); %zu fine, %zu too few "
+			"evaluations, %zu constant, %zu never run",
+			count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
+			in.sites.nr, lp_plural(in.sites.nr),
+			count[LP_VERDICT_REMOVE], count[LP_VERDICT_FLIP],
+			count[LP_VERDICT_FINE], count[LP_VERDICT_FEW],
+			count[LP_VERDICT_CONSTANT], count[LP_VERDICT_NEVER]);
 		if (count[LP_VERDICT_UNSURE])
-			printf(", %zu not judged from the binary",
-			       count[LP_VERDICT_UNSURE]);
+			fprintf(stderr, ", %zu not judged from the binary",
+				count[LP_VERDICT_UNSURE]);
 		if (sug.branches)
-			printf("; %zu of %zu unannotated branches could "
-			       "take a hint", sug.nr, sug.branches);
-		putchar('\n');
+			fprintf(stderr, "; %zu of %zu unannotated branches "
+				"could take a hint", sug.nr, sug.branches);
+		fputc('\n', stderr);
 	}
 	if (nstale)
 		lp_note("the profile is older than the tree: %zu site%s "

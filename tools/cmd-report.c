@@ -21,13 +21,16 @@
 #include "profile.h"
 #include "read-profiles.h"
 #include "progress.h"
+#include "report/html.h"
 #include "usage.h"
+#include "verdict.h"
 
 static const char report_usage[] =
 	"usage: likelyprof report [--format kernel|csv|json|lcov|html]\n"
 	"                         [--group site|line|function] "
 	"[--min-hits N] [--top N]\n"
-	"                         FILE...\n"
+	"                         [--src DIR] [--link URL] [--rows N] "
+	"FILE...\n"
 	"\n"
 	"Prints the annotated branches of the profiles (merged when there\n"
 	"are several; '-' reads standard input) worst first, in the layout\n"
@@ -40,13 +43,21 @@ static const char report_usage[] =
 	"                     percent_incorrect\n"
 	"   --format lcov     branch data (BRDA) of an lcov tracefile, for\n"
 	"                     genhtml\n"
-	"   --format html     one page: the table, a bar per row\n"
+	"   --format html     one page to decide from: check's verdicts,\n"
+	"                     sorting, filters, views by function and file,\n"
+	"                     a chart\n"
 	"   --group site      one row per site record (default)\n"
 	"   --group line      copies of one source line (static inlines)\n"
 	"                     summed\n"
 	"   --group function  all annotations of a function summed\n"
 	"   --min-hits N      leave out rows with fewer than N evaluations\n"
 	"   --top N           print only the first N rows\n"
+	"   --src DIR         html: each site's spelling and source line,\n"
+	"                     found in the tree DIR\n"
+	"   --link URL        html: the link of a site, {file} and {line}\n"
+	"                     replaced (default: the file's path)\n"
+	"   --rows N          html: the worst N sites in full, the rest\n"
+	"                     counted (default 2000)\n"
 	"   --progress        say what it is doing on stderr even when that\n"
 	"                     is no terminal\n";
 
@@ -58,6 +69,9 @@ struct report_opts {
 	unsigned long long min_hits;
 	unsigned long long top;
 	int have_top;
+	const char *src;        /* html only, as link and rows */
+	const char *link;
+	unsigned long long rows;
 };
 
 /*-************************************
@@ -259,89 +273,6 @@ static void print_lcov(struct lp_kernel_key *rows, size_t nr)
 }
 
 /*
- * One self-contained page (no script, no fetch): the rows in the kernel's
- * order, each with a bar of its evaluations, right in green and wrong in
- * red, scaled to the busiest row, so the costly mistakes stand out.
- */
-static void html_str(const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", stdout); break;
-		case '<': fputs("&lt;", stdout); break;
-		case '>': fputs("&gt;", stdout); break;
-		case '"': fputs("&quot;", stdout); break;
-		case '\'': fputs("&#39;", stdout); break;
-		default:
-			putchar((unsigned char)*s < 0x20 ? ' ' : *s);
-		}
-	}
-}
-
-#define HTML_BAR_WIDTH 240
-
-static void print_html(const struct lp_kernel_key *rows, size_t nr, int all)
-{
-	uint64_t most = 0, total = 0;
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		const struct lp_prof_site *s = rows[i].site;
-		uint64_t ev = sat_add(s->correct, s->incorrect);
-
-		most = ev > most ? ev : most;
-		total = sat_add(total, ev);
-	}
-	printf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-	       "<meta charset=\"utf-8\">\n<title>likelyprof report</title>\n"
-	       "<style>\nbody { font: 14px sans-serif; margin: 2em; }\n"
-	       "table { border-collapse: collapse; }\n"
-	       "th, td { padding: 2px 8px; text-align: left; }\n"
-	       "td.n { text-align: right; font-family: monospace; }\n"
-	       "tr:nth-child(even) { background: #f4f4f4; }\n"
-	       "code { font-size: 12px; }\n</style>\n</head>\n<body>\n"
-	       "<h1>likelyprof report</h1>\n<p>%zu rows, %llu "
-	       "evaluations. Bars: %s in green, %s in red, to scale with "
-	       "the busiest row.</p>\n<table>\n<tr><th>%s</th><th>%s</th>"
-	       "<th>%%</th><th></th><th>function</th><th>file</th>"
-	       "<th>line</th><th>condition</th></tr>\n", nr,
-	       (unsigned long long)total, all ? "miss (false)" : "correct",
-	       all ? "hit (true)" : "incorrect", all ? "miss" : "correct",
-	       all ? "hit" : "incorrect");
-	for (i = 0; i < nr; i++) {
-		const struct lp_prof_site *s = rows[i].site;
-		long pct = lp_kernel_percent(s->correct, s->incorrect);
-		unsigned wc = most ? (unsigned)((long double)s->correct *
-				     HTML_BAR_WIDTH / most) : 0;
-		unsigned wi = most ? (unsigned)((long double)s->incorrect *
-				     HTML_BAR_WIDTH / most) : 0;
-
-		printf("<tr><td class=\"n\">%llu</td><td class=\"n\">%llu"
-		       "</td><td class=\"n\">",
-		       (unsigned long long)s->correct,
-		       (unsigned long long)s->incorrect);
-		if (pct < 0)
-			fputs("X", stdout);
-		else
-			printf("%ld", pct);
-		printf("</td><td><svg width=\"%d\" height=\"12\">"
-		       "<rect width=\"%u\" height=\"12\" fill=\"#3a3\"/>"
-		       "<rect x=\"%u\" width=\"%u\" height=\"12\" "
-		       "fill=\"#c33\"/></svg></td><td>", HTML_BAR_WIDTH, wc,
-		       wc, wi);
-		html_str(s->func);
-		fputs("</td><td title=\"", stdout);
-		html_str(s->file);
-		fputs("\">", stdout);
-		html_str(lp_path_base(s->file));
-		printf("</td><td class=\"n\">%ld</td><td><code>", s->line);
-		html_str(s->cond);
-		fputs("</code></td></tr>\n", stdout);
-	}
-	fputs("</table>\n</body>\n</html>\n", stdout);
-}
-
-/*
  * branch_all tables count unannotated branches; their header says miss and
  * hit.  A profile is one when every row is such a branch.
  */
@@ -461,12 +392,52 @@ static int parse_options(int argc, const char **argv,
 		} else if ((v = lp_option_value(argc, argv, &i, "--top", ""))) {
 			o->top = lp_parse_count("--top", v, "");
 			o->have_top = 1;
+		} else if ((v = lp_option_value(argc, argv, &i, "--src", ""))) {
+			o->src = v;
+		} else if ((v = lp_option_value(argc, argv, &i, "--link",
+						"")) != NULL) {
+			o->link = v;
+		} else if ((v = lp_option_value(argc, argv, &i, "--rows",
+						"")) != NULL) {
+			o->rows = lp_parse_count("--rows", v, "");
 		} else {
 			lp_die("unknown option '%s' "
 			       "(see 'likelyprof report --help')", arg);
 		}
 	}
 	return i;
+}
+
+/*
+ * The page speaks of verdicts, so it is made from the profiles as check
+ * judges them (each its own machine), not from their merged rows.
+ */
+static int print_html(const struct report_opts *o, const char **files,
+		      size_t n)
+{
+	struct lp_policy pol = LP_POLICY_INIT;
+	struct lp_html_opts h = { "likelyprof report", o->link, o->rows,
+				  o->min_hits, &pol, files, n };
+	struct lp_inputs in;
+	struct lp_tree *tree = NULL;
+	struct lp_place *places = NULL;
+	int ret = LP_EXIT_ERROR;
+
+	if (o->have_top && o->top < h.rows)
+		h.rows = o->top;
+	if (lp_inputs_read(&in, &pol, files, n))
+		goto out;
+	if (o->src && lp_place_sites(o->src, &in.sites, &tree, &places))
+		goto out;
+	lp_html_write(stdout, &in.sites, places, tree, &h);
+	ret = LP_EXIT_OK;
+	if (places)
+		lp_place_release(places, in.sites.nr);
+out:
+	free(places);
+	lp_tree_free(tree);
+	lp_inputs_release(&in);
+	return ret;
 }
 
 /* --top N: how many of @nr rows a table shows. */
@@ -477,7 +448,8 @@ static size_t top(const struct report_opts *o, size_t nr)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report_opts o = { FMT_KERNEL, LP_GROUP_SITE, 0, 0, 0 };
+	struct report_opts o = { FMT_KERNEL, LP_GROUP_SITE, 0, 0, 0, NULL,
+				 NULL, LP_HTML_ROWS };
 	struct lp_profile all = LP_PROFILE_INIT, folded = LP_PROFILE_INIT;
 	const struct lp_profile *view = &all;
 	struct lp_kernel_key *rows;
@@ -493,6 +465,8 @@ int cmd_report(int argc, const char **argv)
 	first = parse_options(argc, argv, &o);
 	if (first >= argc)
 		lp_die("no profile given (see 'likelyprof report --help')");
+	if (o.format == FMT_HTML)
+		return print_html(&o, argv + first, (size_t)(argc - first));
 	if (lp_read_profiles(&all, argv + first, argc - first) < 0) {
 		lp_profile_release(&all);
 		return LP_EXIT_ERROR;
@@ -548,8 +522,7 @@ int cmd_report(int argc, const char **argv)
 		print_lcov(rows, nr);
 		break;
 	case FMT_HTML:
-		print_html(rows, nr, all_branches(&all));
-		break;
+		break;          /* written above, from check's verdicts */
 	}
 out:
 	free(rows);

@@ -2,6 +2,7 @@
  * json.c - JSON strings for the outputs of report and check
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,7 @@
 #include "json.h"
 #include "usage.h"
 
-/* Length of the valid UTF-8 sequence at @s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
+size_t lp_utf8_len(const unsigned char *s)
 {
 	size_t n, i;
 	unsigned min, cp;
@@ -53,7 +53,7 @@ void lp_json_str(const char *str)
 			printf("\\u%04x", *s++);
 		} else if (*s < 0x80) {
 			putchar(*s++);
-		} else if ((n = utf8_len(s))) {
+		} else if ((n = lp_utf8_len(s))) {
 			fwrite(s, 1, n, stdout);
 			s += n;
 		} else {

@@ -5,6 +5,14 @@
 #ifndef LP_JSON_H
 #define LP_JSON_H
 
+#include <stddef.h>
+
+/*! lp_utf8_len() :
+ *  @return : the length of the valid UTF-8 sequence at @s, or 0 when
+ *            it is not one (the HTML page shares the rule).
+ */
+size_t lp_utf8_len(const unsigned char *s);
+
 /*! lp_json_str() :
  *  Prints @str on stdout as a JSON string, quotes included: '"' and '\\'
  *  escaped, control bytes and DEL as \u00XX, and so is any byte that is

@@ -32,7 +32,7 @@ static const struct cmd commands[] = {
 	{ "cc", cmd_cc, "compile C with every __builtin_expect counted", NULL },
 	{ "check", cmd_check, "warn about annotations that are wrong",
 	  "--flip-at --remove-at --min-hits --src --format --suggest-at "
-	  "--suggest-min" },
+	  "--suggest-min --link --rows" },
 	{ "fix", cmd_fix, "write the patches that remove or flip them",
 	  "--src --split --label --flip-at --remove-at --min-hits" },
 	{ "judge", cmd_judge, "judge the hints of an unmodified binary",
@@ -40,7 +40,7 @@ static const struct cmd commands[] = {
 	{ "merge", cmd_merge, "sum profiles from several runs or machines",
 	  "-o --output" },
 	{ "report", cmd_report, "print the kernel's branch_annotated table",
-	  "--format --group --min-hits --top" },
+	  "--format --group --min-hits --top --src --link --rows" },
 	{ "run", cmd_run, "run a program and collect its merged profile",
 	  NULL },
 };

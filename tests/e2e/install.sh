@@ -1,6 +1,8 @@
 #!/bin/sh
 # install.sh - make install PREFIX=... DESTDIR=... puts the command, the
-# header, both runtimes, pkg-config data and the docs in place; the
+# header, both runtimes, pkg-config data, the docs and the bash and zsh
+# completion in place (the bash one completes from the installed
+# command); the
 # installed command finds its header and runtime from where it is and
 # builds and profiles a program; make uninstall removes it all.
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +21,9 @@ plain_make install PREFIX=$prefix DESTDIR="$dest" \
 for f in bin/likelyprof include/likelyprof.h lib/liblikelyprof.a \
 	 lib/liblikelyprof.so lib/liblikelyprof.so.0 \
 	 lib/pkgconfig/likelyprof.pc share/doc/likelyprof/FORMAT.md \
-	 share/doc/likelyprof/README.md; do
+	 share/doc/likelyprof/README.md \
+	 share/bash-completion/completions/likelyprof \
+	 share/zsh/site-functions/_likelyprof; do
 	[ -e "$dest$prefix/$f" ] || fail "not installed: $prefix/$f"
 done
 grep -q "^libdir=$prefix/lib$" "$dest$prefix/lib/pkgconfig/likelyprof.pc" ||
@@ -51,6 +55,19 @@ if command -v man >/dev/null 2>&1; then
 	echo "$out" | grep -q "^SYNOPSIS" || fail "man likelyprof-check: $out"
 	echo "$out" | grep -q "likelyprof check \[--flip-at PCT\]" ||
 		fail "man likelyprof-check: no synopsis"
+fi
+
+# the installed bash completion, asking the installed command
+if command -v bash > /dev/null 2>&1; then
+	got=$(bash -c '. "$1/share/bash-completion/completions/likelyprof"
+		COMP_WORDS=("$1/bin/likelyprof" report --fo); COMP_CWORD=2
+		_likelyprof; echo "${COMPREPLY[*]}"' - "$dest$prefix")
+	[ "$got" = --format ] ||
+		fail "installed completion of 'report --fo': '$got'"
+fi
+if command -v zsh > /dev/null 2>&1; then
+	zsh -n "$dest$prefix/share/zsh/site-functions/_likelyprof" ||
+		fail "_likelyprof: zsh cannot read it"
 fi
 
 cd "$SCRATCH" || exit 1

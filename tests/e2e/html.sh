@@ -1,0 +1,124 @@
+#!/bin/sh
+# html.sh - the page of report --format html, opened in a real browser
+#
+# examples/logstat is built with likelyprof cc and run; its profile has
+# sites of every verdict (flip, remove, fine, too few, never run).  The
+# page is loaded in headless Chromium with a state in its fragment, as a
+# link would carry it, and the DOM after the page's script ran is
+# checked:
+#   - one row and one chart dot per site (check --all counts them);
+#   - #verdict=flip hides every row and dot but the flips, and the rows
+#     left are the sites check flips;
+#   - #sort=incorrect&order=asc puts the rows in that order, and marks
+#     the heading;
+#   - #file=stats.c keeps only that file's rows; #view=functions shows
+#     the function view alone;
+#   - the page fetches nothing (no src=, no http link but the template's).
+# A screenshot is kept as build/html-report.png for a person to look at.
+# Without chromium the browser part is skipped (CI installs it).
+. "$(dirname "$0")/lib.sh"
+
+CC=${LP_TEST_CC:-cc}
+ex=$SCRATCH/src
+cp -R "$ROOT/examples/logstat" "$ex"
+cd "$SCRATCH" || exit 1
+for f in main gen parse stats; do
+	# shellcheck disable=SC2046
+	"$LIKELYPROF" cc $(san_flags) -O2 -pthread -c "$ex/$f.c" \
+		-o "$f.o" || fail "likelyprof cc $f.c"
+done
+"$LIKELYPROF" cc $(san_flags) -pthread main.o gen.o parse.o stats.o \
+	-o logstat || fail "link"
+# the example frees nothing before it exits, which is no fault of a tool
+# that runs once; the sanitized pass is here for the page's writer
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	"$LIKELYPROF" run -o p.lprof -- ./logstat 4 > /dev/null 2> run.err ||
+	fail "run logstat: $(tail -5 run.err)"
+[ "$FAILED" = 0 ] || finish
+
+"$LIKELYPROF" report --format html --src "$ex" \
+	--link 'https://example.org/src/{file}#L{line}' p.lprof > page.html ||
+	fail "report --format html exited $?"
+sites=$("$LIKELYPROF" check --all p.lprof 2>/dev/null | grep -c '\[likelyprof-')
+flips=$("$LIKELYPROF" check p.lprof 2>/dev/null | grep -c '\[likelyprof-flip\]')
+[ "$flips" -ge 1 ] && [ "$sites" -gt "$flips" ] ||
+	fail "the profile has $flips flips of $sites sites: nothing to filter"
+
+# self-contained: nothing loaded from elsewhere
+grep -n -E -e '<[a-z]+ [^>]*src=' -e '<link' -e '@import|url\(' page.html &&
+	fail "the page loads something"
+grep -o 'href="[^"#]*' page.html | grep -v 'href="https://example.org/src/' |
+	grep -q 'href="[a-z]*:' && fail "a link to elsewhere than the template"
+grep -q 'href="https://example.org/src/parse.c#L65"' page.html ||
+	fail "no link made from the template for parse.c:65"
+
+command -v chromium > /dev/null 2>&1 || {
+	note "chromium not installed: browser checks skipped"
+	finish
+}
+# prints the DOM of page.html#$1 after its script ran
+dom() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$SCRATCH/chrome" --dump-dom \
+		"file://$SCRATCH/page.html#$1" 2> "$SCRATCH/chrome.err"
+}
+# one line per site row in DOM order: hidden(0/1) verdict file incorrect
+rows() {
+	awk 'BEGIN { RS = "<tr id=\"s" }
+	     NR > 1 {
+		head = substr($0, 1, index($0, ">"))
+		hidden = head ~ / hidden/ ? 1 : 0
+		match(head, /data-v="[a-z]*"/)
+		v = substr(head, RSTART + 8, RLENGTH - 9)
+		match(head, /data-file="[^"]*"/)
+		file = substr(head, RSTART + 11, RLENGTH - 12)
+		split($0, td, "<td class=\"n\">")
+		print hidden, v, file, td[3] + 0
+	     }'
+}
+
+dom 'verdict=flip' > flip.dom || fail "chromium: $(cat chrome.err)"
+rows < flip.dom > flip.rows
+[ "$(wc -l < flip.rows)" = "$sites" ] ||
+	fail "$(wc -l < flip.rows) rows in the DOM, $sites sites"
+awk '$1 == 0 && $2 != "flip"' flip.rows | grep -q . &&
+	fail "#verdict=flip shows other rows: $(awk '$1 == 0' flip.rows)"
+[ "$(awk '$1 == 0' flip.rows | wc -l)" = "$flips" ] ||
+	fail "#verdict=flip shows $(awk '$1 == 0' flip.rows | wc -l) rows, check flips $flips"
+dots=$(grep -o '<circle [^>]*' flip.dom | wc -l)
+[ "$dots" = "$sites" ] || fail "$dots dots in the chart, $sites sites"
+on=$(grep -o '<circle [^>]*' flip.dom | grep -v ' off"' | grep -c 'flip')
+off=$(grep -o '<circle [^>]*' flip.dom | grep -c ' off"')
+[ "$on" = "$flips" ] && [ "$off" = "$((sites - flips))" ] ||
+	fail "#verdict=flip: $on flip dots shown, $off hidden"
+grep -q "$flips of $sites sites shown" flip.dom ||
+	fail "no count of the rows shown"
+
+dom 'sort=incorrect&order=asc' > sort.dom || fail "chromium: $(cat chrome.err)"
+rows < sort.dom | awk '{ print $4 }' > sort.got
+sort -n sort.got | cmp -s - sort.got ||
+	fail "#sort=incorrect&order=asc: rows in order $(tr '\n' ' ' < sort.got)"
+grep -q '<th data-key="incorrect" class="num" aria-sort="ascending">' sort.dom ||
+	fail "the sorted heading is not marked"
+
+dom 'file=stats.c' | rows > file.rows || fail "chromium: $(cat chrome.err)"
+awk '$1 == 0 && $3 !~ /stats\.c$/' file.rows | grep -q . &&
+	fail "#file=stats.c shows rows of other files"
+awk '$1 == 0' file.rows | grep -q . || fail "#file=stats.c shows no row"
+
+dom 'view=functions' > view.dom || fail "chromium: $(cat chrome.err)"
+grep -q '<section class="view" id="view-sites" hidden' view.dom ||
+	fail "#view=functions still shows the sites"
+grep -q '<section class="view" id="view-functions">' view.dom ||
+	fail "#view=functions hides the functions"
+grep -q '<td><a href="#func=parse_line&amp;file=parse.c">parse_line</a>' \
+	view.dom || fail "no row of parse_line() in the function view"
+
+mkdir -p "$ROOT/build"
+timeout 120 chromium --headless --no-sandbox --disable-gpu \
+	--user-data-dir="$SCRATCH/chrome" --hide-scrollbars \
+	--screenshot="$ROOT/build/html-report.png" --window-size=1400,1000 \
+	"file://$SCRATCH/page.html#verdict=change" > /dev/null 2>&1 ||
+	fail "chromium could not take a screenshot"
+[ -s "$ROOT/build/html-report.png" ] || fail "no screenshot"
+finish

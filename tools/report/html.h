@@ -1,0 +1,50 @@
+/*
+ * html.h - the page of `report --format html` and `check --format html`
+ *
+ * One self-contained file (inline CSS, script and SVG, nothing fetched)
+ * for a person deciding which annotations to change: per site its
+ * spelling, check's verdict and reason, the counts, the source with
+ * --src and a link to it; sorting, filters and the views by function and
+ * by file in the page's script, their state in the URL's fragment, so
+ * that a link shows what its sender saw; and a chart of evaluations
+ * against percent wrong with the policy's thresholds.
+ */
+#ifndef LP_REPORT_HTML_H
+#define LP_REPORT_HTML_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fix/locate.h"
+#include "policy.h"
+
+#define LP_HTML_ROWS 2000
+
+struct lp_html_opts {
+	const char *title;              /* "likelyprof report", ... */
+	const char *link;               /* "...{file}...{line}", or NULL */
+	size_t rows;                    /* sites shown in full */
+	uint64_t omit_below;            /* leave out sites evaluated less */
+	const struct lp_policy *pol;    /* the thresholds judged with */
+	const char *const *inputs;      /* the profiles' names */
+	size_t ninputs;
+};
+
+/*! lp_html_write() :
+ *  Writes the page of @sites to @f: the worst @o->rows of them in full
+ *  (those to change first, most evaluations wrong first), the rest as
+ *  one line per verdict.  @places (NULL without --src) has sites->nr
+ *  entries; @tree is the tree they were placed in, or NULL.
+ */
+void lp_html_write(FILE *f, const struct lp_judged_list *sites,
+		   const struct lp_place *places, struct lp_tree *tree,
+		   const struct lp_html_opts *o);
+
+/*! lp_html_put() :
+ *  Writes the first @n bytes of @s to @f as HTML text or attribute
+ *  value: & < > " ' as references, control bytes as spaces (a tab
+ *  kept), bytes that are not valid UTF-8 as U+FFFD.
+ */
+void lp_html_put(FILE *f, const char *s, size_t n);
+
+#endif /* LP_REPORT_HTML_H */
