@@ -61,6 +61,11 @@ $LIKELYPROF judge -o db.lprof -- ./build/prog > out 2> err ||
 	fail "preprocessing wrote the commands' outputs"
 [ ! -e prog.o ] && [ ! -e build/prog.i ] || fail "stray output files"
 
+# the other judges read one recorded run instead of running it again
+valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes --quiet \
+	--callgrind-out-file=cg.out ./build/prog > /dev/null 2>&1 ||
+	fail "callgrind run"
+
 # the same commands as "arguments", named with --compile-commands; the
 # file twice, as a build of a static and a shared library compiles it,
 # so every hint is seen twice and kept once
@@ -74,12 +79,12 @@ cat > build/args.json <<JSON
 		"-c", "-o", "prog.pic.o", "../prog.c"]}]
 JSON
 $LIKELYPROF judge --compile-commands build/args.json -o args.lprof \
-	-- ./build/prog > out 2> err || fail "judge with arguments: $(cat err)"
+	--callgrind cg.out > out 2> err || fail "judge with arguments: $(cat err)"
 [ "$(expects args.lprof)" = "$want" ] ||
 	fail "arguments form: hints '$(expects args.lprof)', want '$want'"
 
 # without it the header is not found: judge says so and finds nothing
-$LIKELYPROF judge -o none.lprof -- ./build/prog > out 2> err
+$LIKELYPROF judge -o none.lprof --callgrind cg.out > out 2> err
 grep -q "does not preprocess" err ||
 	fail "without a database: no warning: $(cat err)"
 [ -z "$(expects none.lprof)" ] ||
