@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 seconds=${FUZZ_SECONDS:-60}
 cc=${FUZZ_CC:-clang}
 out=build/fuzz
-all="profile ktable lexer"
+all="profile ktable lexer json"
 names=${*:-$all}
 
 die() {
@@ -54,7 +54,7 @@ cflags="-std=gnu99 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -pthread \
 	-Iinclude -Ilib -Itools -Itests/fuzz $san"
 start=$(date +%s)
 objs=""
-for src in lib/*.c tools/*.c tools/fix/*.c tests/fuzz/common.c; do
+for src in lib/*.c tools/*.c tools/fix/*.c tools/judge/*.c tests/fuzz/common.c; do
 	case $src in
 	lib/runtime.c|tools/likelyprof.c) continue ;;
 	esac
