@@ -317,6 +317,25 @@ void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
 	sink_putc(sink, '\n');
 }
 
+void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
+{
+	sink_site_fields(sink, s->correct, s->incorrect, s->constant,
+			 s->expect, s->file, s->line, s->func, s->unit,
+			 s->cond);
+	/* votes come after sure, so a site with votes writes it, maybe empty */
+	if (s->sure != LP_SURE_MEASURED || s->has_votes) {
+		sink_putc(sink, '\t');
+		lp_sink_str(sink, lp_sure_name(s->sure));
+	}
+	if (s->has_votes) {
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->votes_right);
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->votes_wrong);
+	}
+	sink_putc(sink, '\n');
+}
+
 void lp_sink_end(struct lp_sink *sink, uint64_t count)
 {
 	lp_sink_str(sink, "end\t");

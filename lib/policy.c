@@ -70,6 +70,20 @@ static enum lp_verdict judge_counts(const struct lp_policy *pol,
 	return LP_VERDICT_FINE;
 }
 
+int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
+		   long expect)
+{
+	uint64_t evals, right;
+	enum lp_verdict v;
+
+	if (expect == LP_EXPECT_IF)
+		return 0;       /* no hint to be right or wrong */
+	v = judge_counts(pol, c, expect, &evals, &right);
+	if (v == LP_VERDICT_FINE)
+		return 1;
+	return v == LP_VERDICT_REMOVE || v == LP_VERDICT_FLIP ? -1 : 0;
+}
+
 enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 				const struct lp_counts *per, size_t n,
 				long expect, struct lp_judgement *out)

@@ -85,6 +85,14 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 				const struct lp_counts *per, size_t n,
 				long expect, struct lp_judgement *out);
 
+/*! lp_policy_vote() :
+ *  What one profile's counts of a site say of its hint, as a vote that
+ *  `merge` keeps: 1 right (fine), -1 wrong (remove or flip), 0 no vote
+ *  (too few evaluations, only constants, never run, or no hint).
+ */
+int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
+		   long expect);
+
 /*! lp_verdict_name() :
  *  @return : "fine", "remove", "flip", "constant", "few", "never" or
  *            "unsure".

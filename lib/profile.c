@@ -117,6 +117,32 @@ static void pool_splice(struct lp_profile *to, struct lp_profile *from)
 	from->strings->head = NULL;
 }
 
+void lp_profile_clear(struct lp_profile *p)
+{
+	struct lp_strpool *pool = p->strings;
+	size_t i;
+
+	for (i = 0; i < p->meta_nr; i++) {
+		free(p->meta[i].key);
+		free(p->meta[i].value);
+	}
+	p->meta_nr = 0;
+	p->nr = 0;
+	/* the newest chunk is the biggest: keep it alone */
+	if (pool && pool->head) {
+		struct pool_chunk *rest = pool->head->next;
+
+		pool->head->next = NULL;
+		pool->head->used = 0;
+		while (rest) {
+			struct pool_chunk *next = rest->next;
+
+			free(rest);
+			rest = next;
+		}
+	}
+}
+
 void lp_profile_init(struct lp_profile *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -320,7 +346,7 @@ int lp_parse_lineno(const char *s, size_t n, long *v)
 /*-************************************
  *  The likelyprof format
  **************************************/
-#define MAX_FIELDS 11
+#define MAX_FIELDS 13
 
 struct field {
 	const char *s;
@@ -611,8 +637,19 @@ static int read_site(struct lp_reader *r, const struct field *f, size_t nr,
 			return err;
 	}
 	/* the optional eleventh field: how sure a judged site is */
-	if (nr == 11 && lp_sure_parse(f[10].s, f[10].n, &s.sure) < 0)
+	if (nr >= 11 && f[10].n &&
+	    lp_sure_parse(f[10].s, f[10].n, &s.sure) < 0)
 		return fail_excerpt(r, "sure value", &f[10]);
+	/* an empty sure is only written before the votes */
+	if (nr == 11 && !f[10].n)
+		return fail_excerpt(r, "sure value", &f[10]);
+	if (nr == 13) {
+		if (lp_parse_u64(f[11].s, f[11].n, &s.votes_right) < 0)
+			return fail_excerpt(r, "right votes", &f[11]);
+		if (lp_parse_u64(f[12].s, f[12].n, &s.votes_wrong) < 0)
+			return fail_excerpt(r, "wrong votes", &f[12]);
+		s.has_votes = 1;
+	}
 	if (lp_profile_push(out, &s) < 0)
 		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
 	return 0;
@@ -669,23 +706,8 @@ static int end_count_error(struct lp_reader *r, uint64_t count,
 			      (unsigned long long)sites);
 }
 
-/*
- * Where a reading of part of a profile stands.  A whole profile is read
- * in one part; a big one in two (read_split()): the first part knows the
- * header and ends without an end record, the second starts after the
- * header and leaves the end record's count to be checked against both.
- */
-struct read_state {
-	int seen_header, seen_end;
-	int first_part;         /* may end without the end record */
-	int second_part;        /* the end record's count is checked later */
-	uint64_t sites;         /* site records read */
-	uint64_t end_count;     /* what the end record said (second part) */
-	size_t end_line;        /* ... and on which line, or 0 */
-};
-
-static int read_profile(struct lp_profile *out, struct lp_reader *r,
-			struct read_state *st)
+int lp_read_records(struct lp_profile *out, struct lp_reader *r,
+		    struct lp_read_state *st)
 {
 	static const struct {
 		const char *type;
@@ -726,9 +748,10 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r,
 			return lp_reader_fail(r, -LP_EPARSE,
 					      "unknown record '%s'", ex);
 		}
-		/* a site may carry the optional sure field */
+		/* a site may carry the optional sure field, and votes */
 		if (nr != records[i].fields &&
-		    !(i == 2 && nr == records[i].fields + 1))
+		    !(i == 2 && (nr == records[i].fields + 1 ||
+				 nr == records[i].fields + 3)))
 			return lp_reader_fail(r, -LP_EPARSE,
 				"%s record has %zu fields, expected %zu",
 				records[i].type, nr, records[i].fields);
@@ -790,7 +813,7 @@ struct part {
 	struct lp_profile prof;
 	struct lp_reader r;
 	struct lp_diag diag;
-	struct read_state st;
+	struct lp_read_state st;
 	int err;
 };
 
@@ -798,7 +821,7 @@ static void *read_part(void *arg)
 {
 	struct part *pt = arg;
 
-	pt->err = read_profile(&pt->prof, &pt->r, &pt->st);
+	pt->err = lp_read_records(&pt->prof, &pt->r, &pt->st);
 	return NULL;
 }
 
@@ -812,7 +835,7 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 	size_t len = (size_t)(r->end - r->buf), lines;
 	const char *mid;
 	struct part second;
-	struct read_state st = { 0, 0, 1, 0, 0, 0, 0 };
+	struct lp_read_state st = { 0, 0, 1, 0, 0, 0, 0 };
 	pthread_t helper;
 	int err;
 
@@ -820,7 +843,7 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 	      memchr(r->buf + len / 2, '\n', len - len / 2) : NULL;
 	if (!mid || mid + 1 >= r->end) {
 		st.first_part = 0;
-		return read_profile(out, r, &st);
+		return lp_read_records(out, r, &st);
 	}
 	mid++;
 	lines = count_lines(r->buf, (size_t)(mid - r->buf)) - 1;
@@ -834,18 +857,18 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 	if (pthread_create(&helper, NULL, read_part, &second)) {
 		lp_profile_release(&second.prof);
 		st.first_part = 0;
-		return read_profile(out, r, &st);
+		return lp_read_records(out, r, &st);
 	}
 	r->end = mid;
-	err = read_profile(out, r, &st);
+	err = lp_read_records(out, r, &st);
 	pthread_join(helper, NULL);
 	if (!err && (!st.seen_header || st.seen_end)) {
 		/* not a plain stretch of records: read it in one piece */
 		lp_profile_release(&second.prof);
 		lp_profile_release(out);
 		lp_reader_init(r, r->name, r->buf, len, r->diag);
-		st = (struct read_state){ 0, 0, 0, 0, 0, 0, 0 };
-		return read_profile(out, r, &st);
+		st = (struct lp_read_state){ 0, 0, 0, 0, 0, 0, 0 };
+		return lp_read_records(out, r, &st);
 	}
 	/* the end record's count comes before any error after it */
 	if (!err && second.st.end_line &&
@@ -1167,6 +1190,9 @@ static void add_counts(struct lp_prof_site *d, const struct lp_prof_site *s)
 	d->correct = lp_sat_add(d->correct, s->correct);
 	d->incorrect = lp_sat_add(d->incorrect, s->incorrect);
 	d->constant = lp_sat_add(d->constant, s->constant);
+	d->votes_right = lp_sat_add(d->votes_right, s->votes_right);
+	d->votes_wrong = lp_sat_add(d->votes_wrong, s->votes_wrong);
+	d->has_votes |= s->has_votes;
 }
 
 /*
@@ -1274,8 +1300,7 @@ static int cmp_long(long a, long b)
 	return (a > b) - (a < b);
 }
 
-static int canonical_cmp(const struct lp_prof_site *a,
-			 const struct lp_prof_site *b)
+int lp_site_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b)
 {
 	int c;
 
@@ -1307,11 +1332,11 @@ static void msort(uint32_t *a, uint32_t *tmp, size_t n,
 		return;
 	msort(a, tmp, mid, s);
 	msort(a + mid, tmp, n - mid, s);
-	if (canonical_cmp(&s[a[mid - 1]], &s[a[mid]]) <= 0)
+	if (lp_site_cmp(&s[a[mid - 1]], &s[a[mid]]) <= 0)
 		return;
 	j = mid;
 	while (i < mid && j < n) {
-		if (canonical_cmp(&s[a[j]], &s[a[i]]) < 0)
+		if (lp_site_cmp(&s[a[j]], &s[a[i]]) < 0)
 			tmp[k++] = a[j++];
 		else
 			tmp[k++] = a[i++];
@@ -1363,7 +1388,7 @@ void lp_profile_sort(struct lp_profile *p)
 			struct lp_prof_site s = p->sites[i];
 
 			for (j = i; j; j--) {
-				if (canonical_cmp(&s, &p->sites[j - 1]) >= 0)
+				if (lp_site_cmp(&s, &p->sites[j - 1]) >= 0)
 					break;
 				p->sites[j] = p->sites[j - 1];
 			}
@@ -1375,14 +1400,9 @@ void lp_profile_sort(struct lp_profile *p)
 	free(sorted);
 }
 
-struct file_sink {
-	struct lp_sink sink;
-	FILE *out;
-};
-
 static int file_flush(struct lp_sink *sink)
 {
-	struct file_sink *fs = (struct file_sink *)sink;
+	struct lp_file_sink *fs = (struct lp_file_sink *)sink;
 
 	if (fwrite(sink->buf, 1, sink->len, fs->out) != sink->len)
 		return -LP_EIO;
@@ -1390,28 +1410,29 @@ static int file_flush(struct lp_sink *sink)
 	return 0;
 }
 
+void lp_file_sink_init(struct lp_file_sink *fs, FILE *out, char *buf,
+		       size_t cap)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->sink.buf = buf;
+	fs->sink.cap = cap;
+	fs->sink.flush = file_flush;
+	fs->out = out;
+}
+
 int lp_profile_write(struct lp_profile *p, FILE *out)
 {
 	char buf[1 << 16];
-	struct file_sink fs;
+	struct lp_file_sink fs;
 	size_t i;
 
 	lp_profile_sort(p);
-	memset(&fs, 0, sizeof(fs));
-	fs.sink.buf = buf;
-	fs.sink.cap = sizeof(buf);
-	fs.sink.flush = file_flush;
-	fs.out = out;
+	lp_file_sink_init(&fs, out, buf, sizeof(buf));
 	lp_sink_header(&fs.sink);
 	for (i = 0; i < p->meta_nr; i++)
 		lp_sink_meta(&fs.sink, p->meta[i].key, p->meta[i].value);
-	for (i = 0; i < p->nr; i++) {
-		const struct lp_prof_site *s = &p->sites[i];
-
-		lp_sink_site_sure(&fs.sink, s->correct, s->incorrect,
-				  s->constant, s->expect, s->file, s->line,
-				  s->func, s->unit, s->cond, s->sure);
-	}
+	for (i = 0; i < p->nr; i++)
+		lp_sink_prof_site(&fs.sink, &p->sites[i]);
 	lp_sink_end(&fs.sink, p->nr);
 	if (lp_sink_finish(&fs.sink) < 0 || fflush(out) || ferror(out)) {
 		if (!errno)
