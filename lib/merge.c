@@ -279,7 +279,7 @@ static int add_record(struct lp_prof_site *acc, const struct src *s,
 	} else {
 		/* a profile of one run: its counts are its vote */
 		struct lp_counts one = { r->correct, r->incorrect,
-					 r->constant };
+					 r->constant, 0, 0, 0 };
 		int v = lp_policy_vote(pol, &one, r->expect);
 
 		acc->votes_right += v > 0;

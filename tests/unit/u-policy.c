@@ -122,7 +122,7 @@ static enum lp_verdict judge(const struct lp_policy *pol,
 static void test_rules__thresholds_are_exact(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 10000, 990000, 0 };
+	struct lp_counts c = { 10000, 990000, 0, 0, 0, 0 };
 
 	/* exactly 99%: flips, the bound is inclusive */
 	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_FLIP);
@@ -139,7 +139,7 @@ static void test_rules__thresholds_are_exact(void)
 static void test_rules__counts_near_2_64(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 1, 18446744073709551000ULL, 0 };
+	struct lp_counts c = { 1, 18446744073709551000ULL, 0, 0, 0, 0 };
 
 	LP_CHECK_INT(judge(&defaults, &c, 1, 0, &j), LP_VERDICT_FLIP);
 }
@@ -147,9 +147,9 @@ static void test_rules__counts_near_2_64(void)
 static void test_rules__constant_never_few(void)
 {
 	struct lp_judgement j;
-	struct lp_counts konst = { 500000, 0, 500000 };
-	struct lp_counts never = { 0, 0, 0 };
-	struct lp_counts few = { 0, 9999, 0 };
+	struct lp_counts konst = { 500000, 0, 500000, 0, 0, 0 };
+	struct lp_counts never = { 0, 0, 0, 0, 0, 0 };
+	struct lp_counts few = { 0, 9999, 0, 0, 0, 0 };
 
 	LP_CHECK_INT(judge(&defaults, &konst, 1, 1, &j), LP_VERDICT_CONSTANT);
 	LP_CHECK_INT(judge(&defaults, &never, 1, 1, &j), LP_VERDICT_NEVER);
@@ -160,7 +160,7 @@ static void test_rules__constant_never_few(void)
 static void test_rules__constants_left_out_of_the_ratio(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 1000000, 99000, 990000 };
+	struct lp_counts c = { 1000000, 99000, 990000, 0, 0, 0 };
 
 	/* 990000 of the correct ones were constants: 10000 right, 99000
 	 * wrong */
@@ -244,7 +244,7 @@ static void test_options__no_flip_and_values(void)
 {
 	struct lp_policy pol = LP_POLICY_INIT;
 	struct lp_judgement j;
-	struct lp_counts c = { 0, 1000000, 0 };
+	struct lp_counts c = { 0, 1000000, 0, 0, 0, 0 };
 
 	pol.no_flip = 1;
 	LP_CHECK_INT(judge(&pol, &c, 1, 1, &j), LP_VERDICT_REMOVE);
