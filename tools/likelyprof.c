@@ -39,6 +39,8 @@ static const struct cmd commands[] = {
 	/* NULL: merge reads its options in order, --weight N FILE binds */
 	{ "merge", cmd_merge, "sum profiles from several runs or machines",
 	  NULL },
+	{ "overlap", cmd_overlap, "how alike two profiles are",
+	  "-n --top --min-hits" },
 	{ "report", cmd_report, "print the kernel's branch_annotated table",
 	  "--format --group --min-hits --top" },
 	{ "run", cmd_run, "run a program and collect its merged profile",
