@@ -27,7 +27,7 @@ struct lp_overlap {
 	uint64_t total_a, total_b;      /* evaluations of each profile */
 	size_t sites_a, sites_b;        /* records of each */
 	size_t both;                    /* records paired */
-	struct lp_overlap_site *diff;   /* paired sites run in both, worst first */
+	struct lp_overlap_site *diff;   /* sites run in both, worst first */
 	size_t diff_nr;
 };
 

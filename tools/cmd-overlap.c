@@ -102,9 +102,9 @@ int cmd_overlap(int argc, const char **argv)
 		}
 		if (arg[0] != '-' || !strcmp(arg, "-"))
 			break;
-		if ((v = lp_option_value(argc, argv, &i, "-n", overlap_usage)) ||
-		    (v = lp_option_value(argc, argv, &i, "--top",
-					 overlap_usage)))
+		v = lp_option_value(argc, argv, &i, "-n", overlap_usage);
+		if (v || (v = lp_option_value(argc, argv, &i, "--top",
+					      overlap_usage)))
 			opt.top = lp_parse_count(arg, v, overlap_usage);
 		else if ((v = lp_option_value(argc, argv, &i, "--min-hits",
 					      overlap_usage)))
