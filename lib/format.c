@@ -5,6 +5,9 @@
  * async-signal-safe: no stdio, no malloc, no locale.
  */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "profile.h"
 
@@ -70,16 +73,37 @@ void lp_sink_long(struct lp_sink *sink, long v)
 	}
 }
 
+#ifdef __SSE2__
+/* Non-zero when one of the 16 bytes at @s is a control byte, DEL or '\'. */
+static inline int any_special(const char *s)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+	__m128i del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
+	__m128i bsl = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+
+	return _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(del, bsl)));
+}
+#endif
+
 static void sink_escaped_n(struct lp_sink *sink, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const char *run = s, *end = s + n;
 
 	for (; s < end; s++) {
-		unsigned char c = (unsigned char)*s;
+		unsigned char c;
 		char esc[4];
 		size_t len = 2;
 
+#ifdef __SSE2__
+		/* most text needs no escape: skip it sixteen bytes at a time */
+		while (end - s >= 16 && !any_special(s))
+			s += 16;
+		if (s == end)
+			break;
+#endif
+		c = (unsigned char)*s;
 		if (c >= 0x20 && c != 0x7f && c != '\\')
 			continue;
 		lp_sink_bytes(sink, run, (size_t)(s - run));
@@ -258,12 +282,10 @@ int lp_sure_parse(const char *s, size_t n, enum lp_sure *out)
 	return -1;
 }
 
-/* One site record up to its cond, without the newline. */
-static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
+/* A site record's first fields: up to its expect, and the TAB after. */
+static void sink_site_counts(struct lp_sink *sink, uint64_t correct,
 			     uint64_t incorrect, uint64_t constant,
-			     long expect, const char *file, long line,
-			     const char *func, const char *unit,
-			     const char *cond)
+			     long expect)
 {
 	lp_sink_str(sink, "site\t");
 	lp_sink_u64(sink, correct);
@@ -279,6 +301,16 @@ static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 	else
 		lp_sink_long(sink, expect);
 	sink_putc(sink, '\t');
+}
+
+/* One site record up to its cond, without the newline. */
+static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
+			     uint64_t incorrect, uint64_t constant,
+			     long expect, const char *file, long line,
+			     const char *func, const char *unit,
+			     const char *cond)
+{
+	sink_site_counts(sink, correct, incorrect, constant, expect);
 	lp_sink_escaped(sink, file);
 	sink_putc(sink, '\t');
 	lp_sink_long(sink, line);
@@ -317,11 +349,35 @@ void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
 	sink_putc(sink, '\n');
 }
 
+/* A text field, escaped unless the reader found it needs no escape. */
+static void sink_text(struct lp_sink *sink, const char *s, unsigned plain,
+		      unsigned bit)
+{
+	if (plain & bit)
+		lp_sink_str(sink, s);
+	else
+		lp_sink_escaped(sink, s);
+}
+
 void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
 {
-	sink_site_fields(sink, s->correct, s->incorrect, s->constant,
-			 s->expect, s->file, s->line, s->func, s->unit,
-			 s->cond);
+	if (sink->unexpand || !s->plain) {
+		sink_site_fields(sink, s->correct, s->incorrect, s->constant,
+				 s->expect, s->file, s->line, s->func,
+				 s->unit, s->cond);
+	} else {
+		sink_site_counts(sink, s->correct, s->incorrect, s->constant,
+				 s->expect);
+		sink_text(sink, s->file, s->plain, LP_PLAIN_FILE);
+		sink_putc(sink, '\t');
+		lp_sink_long(sink, s->line);
+		sink_putc(sink, '\t');
+		sink_text(sink, s->func, s->plain, LP_PLAIN_FUNC);
+		sink_putc(sink, '\t');
+		sink_text(sink, s->unit, s->plain, LP_PLAIN_UNIT);
+		sink_putc(sink, '\t');
+		sink_text(sink, s->cond, s->plain, LP_PLAIN_COND);
+	}
 	/* votes come after sure, so a site with votes writes it, maybe empty */
 	if (s->sure != LP_SURE_MEASURED || s->has_votes) {
 		sink_putc(sink, '\t');

@@ -15,6 +15,9 @@
 #include "merge.h"
 #include "stream.h"
 
+/* Inputs read by threads of their own up to this many */
+#define PREFETCH_MAX 16
+
 struct src {
 	struct lp_merge_input *in;
 	struct lp_prof_stream *stream;
@@ -440,6 +443,13 @@ int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 		srcs[opened].in = &in[opened];
 		if ((err = src_open(&srcs[opened], bufsize, diag)) < 0)
 			goto out;
+		/*
+		 * Reading is half the work: a few big inputs are read by
+		 * threads of their own, on the other cores.  Many are small
+		 * and would only add threads.
+		 */
+		if (n <= PREFETCH_MAX && srcs[opened].stream)
+			lp_prof_stream_prefetch(srcs[opened].stream);
 	}
 	lp_file_sink_init(&fs, out, buf, sizeof(buf));
 	err = n ? write_head(&fs.sink, srcs, n) : -LP_EINVAL;

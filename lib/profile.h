@@ -82,7 +82,19 @@ struct lp_prof_site {
 	uint64_t votes_right;
 	uint64_t votes_wrong;
 	int has_votes;
+	/*
+	 * LP_PLAIN_* bits of the text fields known to need no escape (the
+	 * reader saw no backslash in them), which the writer then copies
+	 * as they are.  Whoever changes a string clears its bit; a copy
+	 * by lp_profile_add() has none.
+	 */
+	unsigned plain;
 };
+
+#define LP_PLAIN_FILE 1u
+#define LP_PLAIN_FUNC 2u
+#define LP_PLAIN_UNIT 4u
+#define LP_PLAIN_COND 8u
 
 struct lp_prof_meta {
 	char *key;

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,11 @@
 #include "internal.h"
 #include "stream.h"
 
+/*
+ * With a helper thread (lp_prof_stream_prefetch()), the helper owns the
+ * reading side (buf and what follows it, and chunk[fill]) and the caller
+ * the other chunk; they trade chunks under the lock.
+ */
 struct lp_prof_stream {
 	const char *name;
 	int fd;
@@ -27,14 +33,23 @@ struct lp_prof_stream {
 	size_t cap, start, len;         /* buf[start..len): read, not parsed */
 	int eof;                        /* read() said so */
 	int done;                       /* every line parsed */
-	struct lp_profile head;         /* the header and meta records */
-	struct lp_profile chunk[2];     /* the current chunk and the last */
-	int cur;
-	size_t next;                    /* next site of chunk[cur] */
-	const struct lp_prof_site *prev;        /* the site returned last */
 	struct lp_read_state st;
 	size_t lineno;
 	struct lp_diag *diag;
+	struct lp_profile head;         /* the header and meta records */
+	struct lp_profile chunk[2];     /* the current chunk and the next */
+	int cur;                        /* the caller's */
+	size_t next;                    /* next site of chunk[cur] */
+	int finished;                   /* chunk[cur] is the last */
+	const struct lp_prof_site *prev;        /* the site returned last */
+	/* the helper thread, when there is one */
+	pthread_t helper;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int threaded;
+	int ready;              /* chunk[!cur] is parsed, with ready_err */
+	int ready_err, ready_last;
+	int quit;
 };
 
 /* Reads more of the file behind what is left to parse; 0 or -LP_EIO. */
@@ -106,10 +121,9 @@ static size_t last_line_end(const struct lp_prof_stream *s)
 	return nl ? (size_t)(nl - s->buf) + 1 : 0;
 }
 
-/* Reads and parses the next chunk of lines into the other chunk. */
-static int refill(struct lp_prof_stream *s)
+/* Reads and parses the next chunk of lines into @into. */
+static int parse_next(struct lp_prof_stream *s, struct lp_profile *into)
 {
-	struct lp_profile *into = &s->chunk[!s->cur];
 	size_t end;
 	int err;
 
@@ -126,13 +140,93 @@ static int refill(struct lp_prof_stream *s)
 		if ((err = fill(s)) < 0)
 			return err;
 	}
-	err = parse(s, into, end, s->eof);
+	return parse(s, into, end, s->eof);
+}
+
+/* The helper: parses the next chunk whenever the caller took the last. */
+static void *prefetch(void *arg)
+{
+	struct lp_prof_stream *s = arg;
+	int err, last;
+
+	do {
+		pthread_mutex_lock(&s->lock);
+		while (s->ready && !s->quit)
+			pthread_cond_wait(&s->cond, &s->lock);
+		if (s->quit) {
+			pthread_mutex_unlock(&s->lock);
+			break;
+		}
+		pthread_mutex_unlock(&s->lock);
+		err = parse_next(s, &s->chunk[!s->cur]);
+		last = s->done;
+		pthread_mutex_lock(&s->lock);
+		s->ready = 1;
+		s->ready_err = err;
+		s->ready_last = last;
+		pthread_cond_signal(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+	} while (!err && !last);
+	return NULL;
+}
+
+/*
+ * Makes the next chunk the current one, parsed here or by the helper.
+ * The order of the last site and the next is checked before the old
+ * chunk goes back to the helper, which reuses it.
+ */
+static int refill(struct lp_prof_stream *s)
+{
+	struct lp_profile *into = &s->chunk[!s->cur];
+	int err, last;
+
+	if (s->threaded) {
+		pthread_mutex_lock(&s->lock);
+		while (!s->ready)
+			pthread_cond_wait(&s->cond, &s->lock);
+		err = s->ready_err;
+		last = s->ready_last;
+		pthread_mutex_unlock(&s->lock);
+	} else {
+		err = parse_next(s, into);
+		last = s->done;
+	}
 	if (err < 0)
 		return err;
+	/* meta after a site: the output's meta is written before its sites */
+	if (into->meta_nr ||
+	    (s->prev && into->nr && lp_site_cmp(s->prev, &into->sites[0]) > 0))
+		return LP_STREAM_UNSORTED;
+	s->prev = NULL;
 	s->cur = !s->cur;
 	s->next = 0;
-	/* meta after a site: the output's meta is written before its sites */
-	return into->meta_nr ? LP_STREAM_UNSORTED : 0;
+	s->finished = last;
+	if (s->threaded) {
+		pthread_mutex_lock(&s->lock);
+		s->ready = 0;
+		pthread_cond_signal(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+	}
+	return 0;
+}
+
+int lp_prof_stream_prefetch(struct lp_prof_stream *s)
+{
+	if (s->threaded || s->finished)
+		return 0;
+	if (pthread_mutex_init(&s->lock, NULL))
+		return -1;
+	if (pthread_cond_init(&s->cond, NULL)) {
+		pthread_mutex_destroy(&s->lock);
+		return -1;
+	}
+	if (pthread_create(&s->helper, NULL, prefetch, s)) {
+		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->lock);
+		return -1;
+	}
+	s->threaded = 1;
+	return 0;
 }
 
 /*
@@ -241,7 +335,7 @@ int lp_prof_stream_next(struct lp_prof_stream *s,
 			*site = x;
 			return 1;
 		}
-		if (s->done)
+		if (s->finished)
 			return 0;
 		if ((err = refill(s)))
 			return err;
@@ -252,6 +346,15 @@ void lp_prof_stream_close(struct lp_prof_stream *s)
 {
 	if (!s)
 		return;
+	if (s->threaded) {
+		pthread_mutex_lock(&s->lock);
+		s->quit = 1;
+		pthread_cond_signal(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+		pthread_join(s->helper, NULL);
+		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->lock);
+	}
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->buf);

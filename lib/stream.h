@@ -33,13 +33,22 @@ int lp_prof_stream_open(struct lp_prof_stream **out, const char *path,
 const struct lp_profile *lp_prof_stream_meta(const struct lp_prof_stream *s);
 
 /*! lp_prof_stream_next() :
- *  @return : 1 with *site set (valid until the call after next), 0 at
+ *  @return : 1 with *site set (valid until the next call), 0 at
  *            the end (the end record checked), LP_STREAM_UNSORTED when a
  *            record is out of the writer's order or a meta record comes
  *            after a site, or -LP_E* with the diagnostic filled.
  */
 int lp_prof_stream_next(struct lp_prof_stream *s,
 			const struct lp_prof_site **site);
+
+/*! lp_prof_stream_prefetch() :
+ *  Starts a thread that reads and parses the next chunk of @s while the
+ *  caller works on the current one: a merge of a few big profiles then
+ *  uses a second core for half its work.  The diagnostic is then written
+ *  by that thread, and read by the caller only after a failed next.
+ *  @return : 0, or -1 when no thread could start (@s works without).
+ */
+int lp_prof_stream_prefetch(struct lp_prof_stream *s);
 
 /* Closes and frees @s; NULL is a no-op. */
 void lp_prof_stream_close(struct lp_prof_stream *s);

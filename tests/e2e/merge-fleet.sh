@@ -7,7 +7,8 @@
 # profile so that records pair by their order, counts that differ per
 # profile).  Checked:
 #   - one `merge` call of the folder (more inputs than may be open at
-#     once: merged 256 at a time through temporary files) and a tree of
+#     once under `ulimit -n 1024`: merged 256 at a time through
+#     temporary files) and a tree of
 #     calls (100 merges of 100 inputs from --files-from lists, then one
 #     of the 100 results) write the same bytes, and leave no temporary
 #     file behind;
@@ -50,6 +51,8 @@ awk -v n="$N" 'BEGIN {
 }' || exit 2
 
 # --- one call, and a tree of calls
+# the default limit of open files: 10,000 inputs must merge under it
+ulimit -n 1024 2>/dev/null
 "$LIKELYPROF" merge -o one.lprof fleet || fail "merge of the folder failed"
 ls fleet | sed 's|^|fleet/|' > all.list
 split -l 100 -d -a 3 all.list part. || exit 2
