@@ -7,6 +7,7 @@
 #   shared.sh     the same in shared-library code: the workload built -fPIC
 #                 and jemalloc (fetched), beside gcov and clang PGO
 #   tools.sh      report, merge and check at 10k, 100k and 1M sites
+#   merge.sh      merging a fleet: 8 x 1M sites, 10,000 small profiles
 #
 # A part gets the environment of `make bench` (LIKELYPROF, the command;
 # LIKELYPROF_INCLUDE_DIR and LIKELYPROF_LIB_DIR, the header and the
@@ -56,11 +57,12 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead shared tools; do
+	for part in overhead shared tools merge; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
 		shared) title="Overhead in shared libraries" ;;
 		tools) title="The command at 10k, 100k and 1M sites" ;;
+		merge) title="Merging a fleet" ;;
 		esac
 		printf '\n## %s\n\n' "$title"
 		if [ -x "$here/$part.sh" ]; then
