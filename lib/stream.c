@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -281,12 +282,17 @@ int lp_prof_stream_open(struct lp_prof_stream **out, const char *path,
 			size_t bufsize, struct lp_diag *diag)
 {
 	struct lp_prof_stream *s;
+	struct stat st;
 	int err;
 
 	*out = NULL;
 	diag->msg[0] = '\0';
-	if (!strcmp(path, "-"))
-		return 1;
+	/*
+	 * A pipe or a device cannot be read twice, as a merge that starts
+	 * over must: it is read whole, once (a missing file fails there).
+	 */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+		return LP_STREAM_WHOLE;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -LP_ENOMEM;

@@ -22,8 +22,9 @@ struct lp_prof_stream;
  *  Opens @path and reads its header and meta records, with a read buffer
  *  of @bufsize bytes (it grows for a longer line).  @diag must outlive
  *  the stream.
- *  @return : 0 with *out set; LP_STREAM_WHOLE when @path is "-" or not in
- *            the likelyprof format (a kernel table, CSV, garbage); or
+ *  @return : 0 with *out set; LP_STREAM_WHOLE when @path is "-", not a
+ *            regular file (a pipe cannot be read twice), missing, or not
+ *            in the likelyprof format (a kernel table, CSV, garbage); or
  *            -LP_E* with @diag filled.
  */
 int lp_prof_stream_open(struct lp_prof_stream **out, const char *path,

@@ -330,27 +330,40 @@ static void normalize(struct lp_merge_input *in, size_t n)
 	free(total);
 }
 
-/* Standard input is read once, whole: a merge may have to start over. */
-static struct lp_profile *read_stdin(struct inputs *in)
+/* An input that cannot be read twice: standard input, a pipe, a device. */
+static int read_once(const char *path)
 {
-	struct lp_profile *p;
+	struct stat st;
+
+	return !strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode));
+}
+
+/*
+ * Inputs that cannot be read twice are read first, whole: a merge may
+ * have to start over.  @return : the profiles read, in an array of
+ * in->nr (NULL for the others) the caller frees.
+ */
+static struct lp_profile **read_unrepeatable(struct inputs *in)
+{
+	struct lp_profile **mem = lp_xcalloc(in->nr, sizeof(*mem));
 	struct lp_diag diag;
 	size_t i;
 	int err;
 
-	for (i = 0; i < in->nr && strcmp(in->v[i].path, "-"); i++)
-		;
-	if (i == in->nr)
-		return NULL;
-	p = lp_xcalloc(1, sizeof(*p));
-	lp_profile_init(p);
-	if ((err = lp_profile_read_file(p, "-", &diag)) < 0) {
-		print_diag(&diag, err);
-		exit(LP_EXIT_ERROR);
+	for (i = 0; i < in->nr; i++) {
+		if (!read_once(in->v[i].path))
+			continue;
+		mem[i] = lp_xcalloc(1, sizeof(**mem));
+		lp_profile_init(mem[i]);
+		if ((err = lp_profile_read_file(mem[i], in->v[i].path,
+						&diag)) < 0) {
+			print_diag(&diag, err);
+			exit(LP_EXIT_ERROR);
+		}
+		lp_profile_sort(mem[i]);
+		in->v[i].mem = mem[i];
 	}
-	lp_profile_sort(p);
-	in->v[i].mem = p;
-	return p;
+	return mem;
 }
 
 static int merge_inputs(struct inputs *in, const char *out)
@@ -385,7 +398,7 @@ int cmd_merge(int argc, const char **argv)
 {
 	struct inputs in = { NULL, 0, 0, 0 };
 	struct opts o = { NULL, 0 };
-	struct lp_profile *mem;
+	struct lp_profile **mem;
 	size_t i;
 	int err;
 
@@ -401,14 +414,16 @@ int cmd_merge(int argc, const char **argv)
 		       "(see 'likelyprof merge --help')");
 	if (!in.nr)
 		lp_die("no profile to merge (see 'likelyprof merge --help')");
-	mem = read_stdin(&in);
+	mem = read_unrepeatable(&in);
 	if (o.normalize)
 		normalize(in.v, in.nr);
 	err = merge_inputs(&in, o.out);
-	for (i = 0; i < in.nr; i++)
+	for (i = 0; i < in.nr; i++) {
 		free((char *)in.v[i].path);
+		lp_profile_release(mem[i]);
+		free(mem[i]);
+	}
 	free(in.v);
-	lp_profile_release(mem);
 	free(mem);
 	return err < 0 ? LP_EXIT_ERROR : LP_EXIT_OK;
 }

@@ -3,7 +3,8 @@
 # sorted merge: a profile whose records are out of order, and one with a
 # meta record after a site, are read whole and sorted (records of one
 # key keep their order: the first b.c:3 of each pairs with the other's).
-# The output is in the canonical order and has every input's votes.
+# The output is in the canonical order and has every input's votes; an
+# unsorted input through a FIFO gives the same bytes.
 p() {
 	printf 'likelyprof-profile\t1\n'
 	for s in "$@"; do printf '%s\n' "$s"; done
@@ -17,3 +18,11 @@ p "site	100	0	0	1	b.c	3	f	b.c	x" > sorted.lprof
 "$LIKELYPROF" merge -o out.lprof sorted.lprof unsorted.lprof late-meta.lprof
 echo "exit $?"
 cat out.lprof
+# an unsorted profile through a FIFO: read once, whole, not streamed and
+# read again
+mkfifo fifo
+cat unsorted.lprof > fifo &
+"$LIKELYPROF" merge -o fifo.lprof sorted.lprof fifo late-meta.lprof
+echo "exit $?"
+wait
+cmp fifo.lprof out.lprof && echo "same bytes"
