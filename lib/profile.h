@@ -75,20 +75,21 @@ struct lp_prof_site {
 	size_t src_line;        /* input line it was read from, or 0 */
 	enum lp_sure sure;      /* LP_SURE_MEASURED unless judged */
 	/*
+	 * LP_PLAIN_* bits of the text fields known to need no escape (the
+	 * reader saw no backslash in them), which the writer then copies
+	 * as they are.  Whoever changes a string clears its bit; a copy
+	 * by lp_profile_add() has none.  A byte, beside sure's padding: a
+	 * million sites are a million of these structs.
+	 */
+	unsigned char plain;
+	/*
 	 * How many of the profiles summed here judged the hint right and
 	 * how many wrong (doc/FORMAT.md); a profile of one run has none
 	 * (has_votes 0) and is judged by its counts when merged.
 	 */
+	unsigned char has_votes;
 	uint64_t votes_right;
 	uint64_t votes_wrong;
-	int has_votes;
-	/*
-	 * LP_PLAIN_* bits of the text fields known to need no escape (the
-	 * reader saw no backslash in them), which the writer then copies
-	 * as they are.  Whoever changes a string clears its bit; a copy
-	 * by lp_profile_add() has none.
-	 */
-	unsigned plain;
 };
 
 #define LP_PLAIN_FILE 1u
