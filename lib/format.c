@@ -5,11 +5,9 @@
  * async-signal-safe: no stdio, no malloc, no locale.
  */
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "profile.h"
+#include "simd.h"
 
 static void sink_putc(struct lp_sink *sink, char c)
 {
@@ -73,19 +71,6 @@ void lp_sink_long(struct lp_sink *sink, long v)
 	}
 }
 
-#ifdef __SSE2__
-/* Non-zero when one of the 16 bytes at @s is a control byte, DEL or '\'. */
-static inline int any_special(const char *s)
-{
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
-	__m128i del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
-	__m128i bsl = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-
-	return _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(del, bsl)));
-}
-#endif
-
 static void sink_escaped_n(struct lp_sink *sink, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -98,7 +83,7 @@ static void sink_escaped_n(struct lp_sink *sink, const char *s, size_t n)
 
 #ifdef __SSE2__
 		/* most text needs no escape: skip it sixteen bytes at a time */
-		while (end - s >= 16 && !any_special(s))
+		while (end - s >= 16 && !lp_special16(s))
 			s += 16;
 		if (s == end)
 			break;

@@ -17,13 +17,11 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "internal.h"
 #include "keymap.h"
 #include "profile.h"
+#include "simd.h"
 
 /*-************************************
  *  Ownership
@@ -450,11 +448,37 @@ static inline uint64_t has_special(uint64_t w)
 }
 #endif
 
+/* True when @n bytes at @s have no escape and no byte that needs one. */
+static int is_plain(const char *s, size_t n)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 16 <= n; i += 16)
+		if (lp_special16(s + i))
+			return 0;
+#endif
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			return 0;
+	}
+	return 1;
+}
+
 static int decode_into(struct lp_reader *r, const char *what,
 		       const struct field *f, char *d)
 {
 	char *o = d;
 	size_t i;
+
+	/* most text is plain: a copy; anything else, byte by byte */
+	if (is_plain(f->s, f->n)) {
+		memcpy(d, f->s, f->n);
+		d[f->n] = '\0';
+		return (int)f->n;
+	}
 
 	for (i = 0; i < f->n; i++) {
 		unsigned char c;
