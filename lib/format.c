@@ -48,16 +48,25 @@ void lp_sink_str(struct lp_sink *sink, const char *s)
 		lp_sink_bytes(sink, s, strlen(s));
 }
 
+/* Writes @v in decimal at @p; returns the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char d[24];
+	size_t i = sizeof(d);
+
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(p, d + i, sizeof(d) - i);
+	return p + sizeof(d) - i;
+}
+
 void lp_sink_u64(struct lp_sink *sink, uint64_t v)
 {
 	char digits[24];
-	size_t i = sizeof(digits);
 
-	do {
-		digits[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	lp_sink_bytes(sink, digits + i, sizeof(digits) - i);
+	lp_sink_bytes(sink, digits, (size_t)(put_u64(digits, v) - digits));
 }
 
 void lp_sink_long(struct lp_sink *sink, long v)
@@ -342,20 +351,6 @@ static void sink_text(struct lp_sink *sink, const char *s, unsigned plain,
 		lp_sink_str(sink, s);
 	else
 		lp_sink_escaped(sink, s);
-}
-
-/* Writes @v in decimal at @p; returns the end. */
-static char *put_u64(char *p, uint64_t v)
-{
-	char d[24];
-	size_t i = sizeof(d);
-
-	do {
-		d[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(p, d + i, sizeof(d) - i);
-	return p + sizeof(d) - i;
 }
 
 static char *put_str(char *p, const char *s, size_t n, char sep)
