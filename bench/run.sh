@@ -7,6 +7,7 @@
 #   shared.sh     the same in shared-library code: the workload built -fPIC
 #                 and jemalloc (fetched), beside gcov and clang PGO
 #   tools.sh      report, merge and check at 10k, 100k and 1M sites
+#   merge.sh      merging a fleet: 8 x 1M sites, 10,000 small profiles
 #   judge.sh      likelyprof judge on unmodified binaries against the
 #                 exact counts of instrumented builds (lz4, zstd fetched)
 #
@@ -58,11 +59,12 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead shared tools judge; do
+	for part in overhead shared tools merge judge; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
 		shared) title="Overhead in shared libraries" ;;
 		tools) title="The command at 10k, 100k and 1M sites" ;;
+		merge) title="Merging a fleet" ;;
 		judge) title="Judging an unmodified binary" ;;
 		esac
 		printf '\n## %s\n\n' "$title"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profile.h"
+#include "simd.h"
 
 static void sink_putc(struct lp_sink *sink, char c)
 {
@@ -47,16 +48,25 @@ void lp_sink_str(struct lp_sink *sink, const char *s)
 		lp_sink_bytes(sink, s, strlen(s));
 }
 
+/* Writes @v in decimal at @p; returns the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char d[24];
+	size_t i = sizeof(d);
+
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(p, d + i, sizeof(d) - i);
+	return p + sizeof(d) - i;
+}
+
 void lp_sink_u64(struct lp_sink *sink, uint64_t v)
 {
 	char digits[24];
-	size_t i = sizeof(digits);
 
-	do {
-		digits[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	lp_sink_bytes(sink, digits + i, sizeof(digits) - i);
+	lp_sink_bytes(sink, digits, (size_t)(put_u64(digits, v) - digits));
 }
 
 void lp_sink_long(struct lp_sink *sink, long v)
@@ -76,10 +86,18 @@ static void sink_escaped_n(struct lp_sink *sink, const char *s, size_t n)
 	const char *run = s, *end = s + n;
 
 	for (; s < end; s++) {
-		unsigned char c = (unsigned char)*s;
+		unsigned char c;
 		char esc[4];
 		size_t len = 2;
 
+#ifdef __SSE2__
+		/* most text needs no escape: skip it sixteen bytes at a time */
+		while (end - s >= 16 && !lp_special16(s))
+			s += 16;
+		if (s == end)
+			break;
+#endif
+		c = (unsigned char)*s;
 		if (c >= 0x20 && c != 0x7f && c != '\\')
 			continue;
 		lp_sink_bytes(sink, run, (size_t)(s - run));
@@ -258,12 +276,10 @@ int lp_sure_parse(const char *s, size_t n, enum lp_sure *out)
 	return -1;
 }
 
-/* One site record up to its cond, without the newline. */
-static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
+/* A site record's first fields: up to its expect, and the TAB after. */
+static void sink_site_counts(struct lp_sink *sink, uint64_t correct,
 			     uint64_t incorrect, uint64_t constant,
-			     long expect, const char *file, long line,
-			     const char *func, const char *unit,
-			     const char *cond)
+			     long expect)
 {
 	lp_sink_str(sink, "site\t");
 	lp_sink_u64(sink, correct);
@@ -279,6 +295,16 @@ static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 	else
 		lp_sink_long(sink, expect);
 	sink_putc(sink, '\t');
+}
+
+/* One site record up to its cond, without the newline. */
+static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
+			     uint64_t incorrect, uint64_t constant,
+			     long expect, const char *file, long line,
+			     const char *func, const char *unit,
+			     const char *cond)
+{
+	sink_site_counts(sink, correct, incorrect, constant, expect);
 	lp_sink_escaped(sink, file);
 	sink_putc(sink, '\t');
 	lp_sink_long(sink, line);
@@ -313,6 +339,121 @@ void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
 	if (sure != LP_SURE_MEASURED) {
 		sink_putc(sink, '\t');
 		lp_sink_str(sink, lp_sure_name(sure));
+	}
+	sink_putc(sink, '\n');
+}
+
+/* A text field, escaped unless the reader found it needs no escape. */
+static void sink_text(struct lp_sink *sink, const char *s, unsigned plain,
+		      unsigned bit)
+{
+	if (plain & bit)
+		lp_sink_str(sink, s);
+	else
+		lp_sink_escaped(sink, s);
+}
+
+static char *put_str(char *p, const char *s, size_t n, char sep)
+{
+	memcpy(p, s, n);
+	p[n] = sep;
+	return p + n + 1;
+}
+
+#define PLAIN_ALL \
+	(LP_PLAIN_FILE | LP_PLAIN_FUNC | LP_PLAIN_UNIT | LP_PLAIN_COND)
+
+/*
+ * The record of a site whose text needs no escape, formatted straight
+ * into the buffer when it has room: a merge writes a million of them,
+ * and a call per field was most of its writing.  0 when it had no room.
+ */
+static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
+{
+	size_t nf = strlen(s->file), nfn = strlen(s->func);
+	size_t nu = strlen(s->unit), nc = strlen(s->cond);
+	/* the text, and room for 7 numbers, the sure word and the TABs */
+	size_t need = nf + nfn + nu + nc + 7 * 21 + 16 + 16;
+	const char *sure = lp_sure_name(s->sure);
+	char *p;
+
+	if (sink->error || need > sink->cap - sink->len)
+		return 0;
+	p = sink->buf + sink->len;
+	p = put_str(p, "site", 4, '\t');
+	p = put_u64(p, s->correct);
+	*p++ = '\t';
+	p = put_u64(p, s->incorrect);
+	*p++ = '\t';
+	p = put_u64(p, s->constant);
+	*p++ = '\t';
+	if (s->expect == LP_EXPECT_UNKNOWN) {
+		*p++ = '?';
+	} else if (s->expect == LP_EXPECT_IF) {
+		*p++ = 'i';
+		*p++ = 'f';
+	} else if (s->expect < 0) {
+		*p++ = '-';
+		p = put_u64(p, (uint64_t)0 - (uint64_t)s->expect);
+	} else {
+		p = put_u64(p, (uint64_t)s->expect);
+	}
+	*p++ = '\t';
+	p = put_str(p, s->file, nf, '\t');
+	p = put_u64(p, (uint64_t)s->line);
+	*p++ = '\t';
+	p = put_str(p, s->func, nfn, '\t');
+	p = put_str(p, s->unit, nu, '\t');
+	p = put_str(p, s->cond, nc, '\t');
+	p--;                    /* the TAB goes only before sure */
+	if (s->sure != LP_SURE_MEASURED || s->has_votes) {
+		*p++ = '\t';
+		p = put_str(p, sure, strlen(sure), '\t');
+		p--;
+	}
+	if (s->has_votes) {
+		*p++ = '\t';
+		p = put_u64(p, s->votes_right);
+		*p++ = '\t';
+		p = put_u64(p, s->votes_wrong);
+	}
+	*p++ = '\n';
+	sink->len = (size_t)(p - sink->buf);
+	return 1;
+}
+
+void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
+{
+	if (!sink->unexpand && (s->plain & PLAIN_ALL) == PLAIN_ALL &&
+	    s->line >= 0 && put_plain_site(sink, s))
+		return;
+	if (sink->unexpand || !s->plain) {
+		sink_site_fields(sink, s->correct, s->incorrect, s->constant,
+				 s->expect, s->file, s->line, s->func,
+				 s->unit, s->cond);
+	} else {
+		sink_site_counts(sink, s->correct, s->incorrect, s->constant,
+				 s->expect);
+		sink_text(sink, s->file, s->plain, LP_PLAIN_FILE);
+		sink_putc(sink, '\t');
+		lp_sink_long(sink, s->line);
+		sink_putc(sink, '\t');
+		sink_text(sink, s->func, s->plain, LP_PLAIN_FUNC);
+		sink_putc(sink, '\t');
+		sink_text(sink, s->unit, s->plain, LP_PLAIN_UNIT);
+		sink_putc(sink, '\t');
+		sink_text(sink, s->cond, s->plain, LP_PLAIN_COND);
+	}
+	/* votes come after sure, so a site with votes writes it, maybe empty */
+	if (s->sure != LP_SURE_MEASURED || s->has_votes) {
+		sink_putc(sink, '\t');
+		lp_sink_str(sink, lp_sure_name(s->sure));
+	}
+	if (s->has_votes) {
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->votes_right);
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->votes_wrong);
 	}
 	sink_putc(sink, '\n');
 }

@@ -41,6 +41,36 @@ int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
 			      const char *buf, size_t len,
 			      struct lp_diag *diag, size_t split_min);
 
+/*
+ * Where a reading of part of a profile stands.  A whole profile is read
+ * in one part; a big one in two (read_split() in profile.c), a stream in
+ * many (stream.c): a first part knows the header and may end without an
+ * end record, a second part starts after the header and leaves the end
+ * record's count to be checked against the parts before it.
+ */
+struct lp_read_state {
+	int seen_header, seen_end;
+	int first_part;         /* may end without the end record */
+	int second_part;        /* the end record's count is checked later */
+	uint64_t sites;         /* site records read */
+	uint64_t end_count;     /* what the end record said (second part) */
+	size_t end_line;        /* ... and on which line, or 0 */
+};
+
+/*
+ * Reads the likelyprof records of @r's lines into @out, carrying what
+ * the lines before them established in @st.
+ * @return : 0 or a negative -LP_E* with the diagnostic filled.
+ */
+int lp_read_records(struct lp_profile *out, struct lp_reader *r,
+		    struct lp_read_state *st);
+
+/*
+ * Empties @p of sites, meta and strings but keeps its memory for the
+ * next chunk of records: a stream reads millions of them through it.
+ */
+void lp_profile_clear(struct lp_profile *p);
+
 /* Steps to the next line; returns 0 at the end of the buffer. */
 int lp_reader_next(struct lp_reader *r);
 

@@ -70,11 +70,26 @@ static enum lp_verdict judge_counts(const struct lp_policy *pol,
 	return LP_VERDICT_FINE;
 }
 
+int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
+		   long expect)
+{
+	uint64_t evals, right;
+	enum lp_verdict v;
+
+	if (expect == LP_EXPECT_IF)
+		return 0;       /* no hint to be right or wrong */
+	v = judge_counts(pol, c, expect, &evals, &right);
+	if (v == LP_VERDICT_FINE)
+		return 1;
+	return v == LP_VERDICT_REMOVE || v == LP_VERDICT_FLIP ? -1 : 0;
+}
+
 enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 				const struct lp_counts *per, size_t n,
 				long expect, struct lp_judgement *out)
 {
-	size_t i, flips = 0;
+	size_t i;
+	uint64_t flips = 0;
 	enum lp_verdict v;
 
 	memset(out, 0, sizeof(*out));
@@ -94,6 +109,18 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 		enum lp_verdict vi = judge_counts(pol, &per[i], expect,
 						  &ev, &right);
 
+		if (per[i].has_votes) {
+			/*
+			 * A merged profile speaks with its inputs' votes;
+			 * its wrong ones are taken as flips where its sum
+			 * is one, and any right vote stops a flip.
+			 */
+			out->profiles_right += per[i].votes_right;
+			out->profiles_wrong += per[i].votes_wrong;
+			if (vi == LP_VERDICT_FLIP)
+				flips += per[i].votes_wrong;
+			continue;
+		}
 		if (vi == LP_VERDICT_FINE)
 			out->profiles_right++;
 		else if (vi == LP_VERDICT_REMOVE || vi == LP_VERDICT_FLIP)
@@ -235,6 +262,24 @@ static int assign(struct lp_judged_list *out, struct lp_keymap *map,
 }
 
 /*
+ * The copies of one line (a static inline in many units) were each
+ * voted on by the same profiles: their votes are not added, or a header
+ * used by forty units would count each machine forty times.  The copy
+ * with the most votes speaks for the line.
+ */
+static void add_votes(struct lp_counts *to, const struct lp_counts *from)
+{
+	if (!from->has_votes)
+		return;
+	if (!to->has_votes || from->votes_right + from->votes_wrong >
+			      to->votes_right + to->votes_wrong) {
+		to->votes_right = from->votes_right;
+		to->votes_wrong = from->votes_wrong;
+	}
+	to->has_votes = 1;
+}
+
+/*
  * lz4's "lz4.c" and "../lib/lz4.c" are one file (lp_fold_spellings()):
  * @into[k] names the site each folds into, itself when it stays.
  */
@@ -283,6 +328,7 @@ static int fold_copies(struct lp_judged_list *out, size_t *of, size_t nof)
 						       from->per[p].incorrect);
 			to->per[p].constant = lp_sat_add(to->per[p].constant,
 						      from->per[p].constant);
+			add_votes(&to->per[p], &from->per[p]);
 		}
 		to->nrows += from->nrows;
 		if (from->sure > to->sure)
@@ -345,6 +391,13 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 			c->correct = lp_sat_add(c->correct, row->correct);
 			c->incorrect = lp_sat_add(c->incorrect, row->incorrect);
 			c->constant = lp_sat_add(c->constant, row->constant);
+			if (row->has_votes) {
+				struct lp_counts v = { 0, 0, 0,
+						       row->votes_right,
+						       row->votes_wrong, 1 };
+
+				add_votes(c, &v);
+			}
 			out->v[of[r]].nrows++;
 			if (row->sure > out->v[of[r]].sure)
 				out->v[of[r]].sure = row->sure;

@@ -57,6 +57,14 @@ struct lp_counts {
 	uint64_t correct;       /* includes constant evaluations */
 	uint64_t incorrect;
 	uint64_t constant;
+	/*
+	 * A merged profile's votes (doc/FORMAT.md): its original profiles
+	 * that judged the site right and wrong, which stand in for its own
+	 * judgement of the summed counts.
+	 */
+	uint64_t votes_right;
+	uint64_t votes_wrong;
+	int has_votes;
 };
 
 /* What the policy concluded about one site, and from what. */
@@ -65,8 +73,8 @@ struct lp_judgement {
 	struct lp_counts total;  /* summed over profiles */
 	uint64_t evals;          /* evaluations that were not constant */
 	uint64_t right;          /* of those, the times it was right */
-	size_t profiles_right;   /* profiles with min_hits that say "fine" */
-	size_t profiles_wrong;   /* ... that say remove or flip */
+	uint64_t profiles_right; /* profiles with min_hits that say "fine" */
+	uint64_t profiles_wrong; /* ... that say remove or flip */
 	int disagree;            /* it was right in one, wrong in another */
 };
 
@@ -84,6 +92,14 @@ int lp_policy_check(const struct lp_policy *pol);
 enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 				const struct lp_counts *per, size_t n,
 				long expect, struct lp_judgement *out);
+
+/*! lp_policy_vote() :
+ *  What one profile's counts of a site say of its hint, as a vote that
+ *  `merge` keeps: 1 right (fine), -1 wrong (remove or flip), 0 no vote
+ *  (too few evaluations, only constants, never run, or no hint).
+ */
+int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
+		   long expect);
 
 /*! lp_verdict_name() :
  *  @return : "fine", "remove", "flip", "constant", "few", "never" or

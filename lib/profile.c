@@ -21,6 +21,7 @@
 #include "internal.h"
 #include "keymap.h"
 #include "profile.h"
+#include "simd.h"
 
 /*-************************************
  *  Ownership
@@ -117,6 +118,32 @@ static void pool_splice(struct lp_profile *to, struct lp_profile *from)
 	from->strings->head = NULL;
 }
 
+void lp_profile_clear(struct lp_profile *p)
+{
+	struct lp_strpool *pool = p->strings;
+	size_t i;
+
+	for (i = 0; i < p->meta_nr; i++) {
+		free(p->meta[i].key);
+		free(p->meta[i].value);
+	}
+	p->meta_nr = 0;
+	p->nr = 0;
+	/* the newest chunk is the biggest: keep it alone */
+	if (pool && pool->head) {
+		struct pool_chunk *rest = pool->head->next;
+
+		pool->head->next = NULL;
+		pool->head->used = 0;
+		while (rest) {
+			struct pool_chunk *next = rest->next;
+
+			free(rest);
+			rest = next;
+		}
+	}
+}
+
 void lp_profile_init(struct lp_profile *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -180,6 +207,7 @@ int lp_profile_add(struct lp_profile *p, const struct lp_prof_site *s)
 {
 	struct lp_prof_site copy = *s;
 
+	copy.plain = 0;         /* the caller may have changed a string */
 	copy.file = pool_str(p, s->file);
 	copy.func = pool_str(p, s->func);
 	copy.unit = pool_str(p, s->unit);
@@ -320,56 +348,60 @@ int lp_parse_lineno(const char *s, size_t n, long *v)
 /*-************************************
  *  The likelyprof format
  **************************************/
-#define MAX_FIELDS 11
+#define MAX_FIELDS 13
 
 struct field {
 	const char *s;
 	size_t n;
 };
 
-/* Splits the current line at TABs; returns the number of fields. */
+/* Notes the field from @start to @tab; past MAX_FIELDS only counts it. */
+static inline void add_field(struct field *f, size_t *nr, const char *start,
+			     const char *tab)
+{
+	if (*nr < MAX_FIELDS) {
+		f[*nr].s = start;
+		f[*nr].n = (size_t)(tab - start);
+	}
+	(*nr)++;
+}
+
+/*
+ * Splits the current line at TABs; returns the number of fields.  A
+ * record is mostly short fields, and a loop per field mispredicts at
+ * every TAB: sixteen bytes at a time, the TABs are the set bits of one
+ * compare's mask, so the loop runs per TAB with no branch to guess.
+ */
 static size_t split_fields(const struct lp_reader *r, struct field *f)
 {
 	const char *p = r->line, *end = r->line + r->len, *start = p;
 	size_t nr = 0;
 
-	for (;;) {
-		const char *tab = p;
+#ifdef __SSE2__
+	const __m128i tab = _mm_set1_epi8('\t');
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		/*
-		 * Eight bytes at a time: a record is mostly short fields, and
-		 * a byte loop mispredicts at every TAB.  The mask has the high
-		 * bit set exactly in the bytes that are TAB.
-		 */
-		while (end - tab >= 8) {
-			const uint64_t lo = 0x7f7f7f7f7f7f7f7fULL;
-			uint64_t w, x, m;
+	for (; end - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned m;
 
-			memcpy(&w, tab, 8);
-			x = w ^ 0x0909090909090909ULL;
-			m = ~(((x & lo) + lo) | x | lo);
-			if (m) {
-				tab += __builtin_ctzll(m) / 8;
-				goto found;
-			}
-			tab += 8;
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab));
+
+		for (; m; m &= m - 1) {
+			const char *t = p + __builtin_ctz(m);
+
+			add_field(f, &nr, start, t);
+			start = t + 1;
 		}
-#endif
-		while (tab < end && *tab != '\t')
-			tab++;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-found:
-#endif
-		if (nr < MAX_FIELDS) {
-			f[nr].s = start;
-			f[nr].n = (size_t)(tab - start);
-		}
-		nr++;
-		if (tab == end)
-			return nr;
-		start = p = tab + 1;
 	}
+#endif
+	for (; p < end; p++) {
+		if (*p == '\t') {
+			add_field(f, &nr, start, p);
+			start = p + 1;
+		}
+	}
+	add_field(f, &nr, start, end);
+	return nr;
 }
 
 static int fail_excerpt(struct lp_reader *r, const char *what,
@@ -416,11 +448,37 @@ static inline uint64_t has_special(uint64_t w)
 }
 #endif
 
+/* True when @n bytes at @s have no escape and no byte that needs one. */
+static int is_plain(const char *s, size_t n)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 16 <= n; i += 16)
+		if (lp_special16(s + i))
+			return 0;
+#endif
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			return 0;
+	}
+	return 1;
+}
+
 static int decode_into(struct lp_reader *r, const char *what,
 		       const struct field *f, char *d)
 {
 	char *o = d;
 	size_t i;
+
+	/* most text is plain: a copy; anything else, byte by byte */
+	if (is_plain(f->s, f->n)) {
+		memcpy(d, f->s, f->n);
+		d[f->n] = '\0';
+		return (int)f->n;
+	}
 
 	for (i = 0; i < f->n; i++) {
 		unsigned char c;
@@ -600,19 +658,37 @@ static int read_site(struct lp_reader *r, const struct field *f, size_t nr,
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
 		const struct field *fi = &f[text[i].field];
 		char **dst = (char **)((char *)&s + text[i].offset);
+		unsigned bit = 1u << i;
 
-		if (prev && last && same_field(fi, &prev[text[i].field]))
+		if (prev && last && same_field(fi, &prev[text[i].field])) {
 			*dst = *(char *const *)((const char *)last +
 						text[i].offset);
-		else if (text[i].field == 8 && same_field(fi, &f[5]))
+			s.plain |= last->plain & bit;
+		} else if (text[i].field == 8 && same_field(fi, &f[5])) {
 			*dst = s.file;  /* the unit is often the file itself */
-		else if ((err = decode_text(r, out, text[i].what, fi,
-					    dst)) < 0)
+			s.plain |= s.plain & LP_PLAIN_FILE ? bit : 0;
+		} else if ((err = decode_text(r, out, text[i].what, fi,
+					      dst)) < 0) {
 			return err;
+		} else if (!memchr(fi->s, '\\', fi->n)) {
+			/* no escape read, none to write */
+			s.plain |= bit;
+		}
 	}
 	/* the optional eleventh field: how sure a judged site is */
-	if (nr == 11 && lp_sure_parse(f[10].s, f[10].n, &s.sure) < 0)
+	if (nr >= 11 && f[10].n &&
+	    lp_sure_parse(f[10].s, f[10].n, &s.sure) < 0)
 		return fail_excerpt(r, "sure value", &f[10]);
+	/* an empty sure is only written before the votes */
+	if (nr == 11 && !f[10].n)
+		return fail_excerpt(r, "sure value", &f[10]);
+	if (nr == 13) {
+		if (lp_parse_u64(f[11].s, f[11].n, &s.votes_right) < 0)
+			return fail_excerpt(r, "right votes", &f[11]);
+		if (lp_parse_u64(f[12].s, f[12].n, &s.votes_wrong) < 0)
+			return fail_excerpt(r, "wrong votes", &f[12]);
+		s.has_votes = 1;
+	}
 	if (lp_profile_push(out, &s) < 0)
 		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
 	return 0;
@@ -669,23 +745,8 @@ static int end_count_error(struct lp_reader *r, uint64_t count,
 			      (unsigned long long)sites);
 }
 
-/*
- * Where a reading of part of a profile stands.  A whole profile is read
- * in one part; a big one in two (read_split()): the first part knows the
- * header and ends without an end record, the second starts after the
- * header and leaves the end record's count to be checked against both.
- */
-struct read_state {
-	int seen_header, seen_end;
-	int first_part;         /* may end without the end record */
-	int second_part;        /* the end record's count is checked later */
-	uint64_t sites;         /* site records read */
-	uint64_t end_count;     /* what the end record said (second part) */
-	size_t end_line;        /* ... and on which line, or 0 */
-};
-
-static int read_profile(struct lp_profile *out, struct lp_reader *r,
-			struct read_state *st)
+int lp_read_records(struct lp_profile *out, struct lp_reader *r,
+		    struct lp_read_state *st)
 {
 	static const struct {
 		const char *type;
@@ -726,9 +787,10 @@ static int read_profile(struct lp_profile *out, struct lp_reader *r,
 			return lp_reader_fail(r, -LP_EPARSE,
 					      "unknown record '%s'", ex);
 		}
-		/* a site may carry the optional sure field */
+		/* a site may carry the optional sure field, and votes */
 		if (nr != records[i].fields &&
-		    !(i == 2 && nr == records[i].fields + 1))
+		    !(i == 2 && (nr == records[i].fields + 1 ||
+				 nr == records[i].fields + 3)))
 			return lp_reader_fail(r, -LP_EPARSE,
 				"%s record has %zu fields, expected %zu",
 				records[i].type, nr, records[i].fields);
@@ -790,7 +852,7 @@ struct part {
 	struct lp_profile prof;
 	struct lp_reader r;
 	struct lp_diag diag;
-	struct read_state st;
+	struct lp_read_state st;
 	int err;
 };
 
@@ -798,7 +860,7 @@ static void *read_part(void *arg)
 {
 	struct part *pt = arg;
 
-	pt->err = read_profile(&pt->prof, &pt->r, &pt->st);
+	pt->err = lp_read_records(&pt->prof, &pt->r, &pt->st);
 	return NULL;
 }
 
@@ -812,7 +874,7 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 	size_t len = (size_t)(r->end - r->buf), lines;
 	const char *mid;
 	struct part second;
-	struct read_state st = { 0, 0, 1, 0, 0, 0, 0 };
+	struct lp_read_state st = { 0, 0, 1, 0, 0, 0, 0 };
 	pthread_t helper;
 	int err;
 
@@ -820,7 +882,7 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 	      memchr(r->buf + len / 2, '\n', len - len / 2) : NULL;
 	if (!mid || mid + 1 >= r->end) {
 		st.first_part = 0;
-		return read_profile(out, r, &st);
+		return lp_read_records(out, r, &st);
 	}
 	mid++;
 	lines = count_lines(r->buf, (size_t)(mid - r->buf)) - 1;
@@ -834,18 +896,18 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 	if (pthread_create(&helper, NULL, read_part, &second)) {
 		lp_profile_release(&second.prof);
 		st.first_part = 0;
-		return read_profile(out, r, &st);
+		return lp_read_records(out, r, &st);
 	}
 	r->end = mid;
-	err = read_profile(out, r, &st);
+	err = lp_read_records(out, r, &st);
 	pthread_join(helper, NULL);
 	if (!err && (!st.seen_header || st.seen_end)) {
 		/* not a plain stretch of records: read it in one piece */
 		lp_profile_release(&second.prof);
 		lp_profile_release(out);
 		lp_reader_init(r, r->name, r->buf, len, r->diag);
-		st = (struct read_state){ 0, 0, 0, 0, 0, 0, 0 };
-		return read_profile(out, r, &st);
+		st = (struct lp_read_state){ 0, 0, 0, 0, 0, 0, 0 };
+		return lp_read_records(out, r, &st);
 	}
 	/* the end record's count comes before any error after it */
 	if (!err && second.st.end_line &&
@@ -1167,6 +1229,9 @@ static void add_counts(struct lp_prof_site *d, const struct lp_prof_site *s)
 	d->correct = lp_sat_add(d->correct, s->correct);
 	d->incorrect = lp_sat_add(d->incorrect, s->incorrect);
 	d->constant = lp_sat_add(d->constant, s->constant);
+	d->votes_right = lp_sat_add(d->votes_right, s->votes_right);
+	d->votes_wrong = lp_sat_add(d->votes_wrong, s->votes_wrong);
+	d->has_votes |= s->has_votes;
 }
 
 /*
@@ -1274,8 +1339,7 @@ static int cmp_long(long a, long b)
 	return (a > b) - (a < b);
 }
 
-static int canonical_cmp(const struct lp_prof_site *a,
-			 const struct lp_prof_site *b)
+int lp_site_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b)
 {
 	int c;
 
@@ -1307,11 +1371,11 @@ static void msort(uint32_t *a, uint32_t *tmp, size_t n,
 		return;
 	msort(a, tmp, mid, s);
 	msort(a + mid, tmp, n - mid, s);
-	if (canonical_cmp(&s[a[mid - 1]], &s[a[mid]]) <= 0)
+	if (lp_site_cmp(&s[a[mid - 1]], &s[a[mid]]) <= 0)
 		return;
 	j = mid;
 	while (i < mid && j < n) {
-		if (canonical_cmp(&s[a[j]], &s[a[i]]) < 0)
+		if (lp_site_cmp(&s[a[j]], &s[a[i]]) < 0)
 			tmp[k++] = a[j++];
 		else
 			tmp[k++] = a[i++];
@@ -1363,7 +1427,7 @@ void lp_profile_sort(struct lp_profile *p)
 			struct lp_prof_site s = p->sites[i];
 
 			for (j = i; j; j--) {
-				if (canonical_cmp(&s, &p->sites[j - 1]) >= 0)
+				if (lp_site_cmp(&s, &p->sites[j - 1]) >= 0)
 					break;
 				p->sites[j] = p->sites[j - 1];
 			}
@@ -1375,14 +1439,9 @@ void lp_profile_sort(struct lp_profile *p)
 	free(sorted);
 }
 
-struct file_sink {
-	struct lp_sink sink;
-	FILE *out;
-};
-
 static int file_flush(struct lp_sink *sink)
 {
-	struct file_sink *fs = (struct file_sink *)sink;
+	struct lp_file_sink *fs = (struct lp_file_sink *)sink;
 
 	if (fwrite(sink->buf, 1, sink->len, fs->out) != sink->len)
 		return -LP_EIO;
@@ -1390,28 +1449,29 @@ static int file_flush(struct lp_sink *sink)
 	return 0;
 }
 
+void lp_file_sink_init(struct lp_file_sink *fs, FILE *out, char *buf,
+		       size_t cap)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->sink.buf = buf;
+	fs->sink.cap = cap;
+	fs->sink.flush = file_flush;
+	fs->out = out;
+}
+
 int lp_profile_write(struct lp_profile *p, FILE *out)
 {
 	char buf[1 << 16];
-	struct file_sink fs;
+	struct lp_file_sink fs;
 	size_t i;
 
 	lp_profile_sort(p);
-	memset(&fs, 0, sizeof(fs));
-	fs.sink.buf = buf;
-	fs.sink.cap = sizeof(buf);
-	fs.sink.flush = file_flush;
-	fs.out = out;
+	lp_file_sink_init(&fs, out, buf, sizeof(buf));
 	lp_sink_header(&fs.sink);
 	for (i = 0; i < p->meta_nr; i++)
 		lp_sink_meta(&fs.sink, p->meta[i].key, p->meta[i].value);
-	for (i = 0; i < p->nr; i++) {
-		const struct lp_prof_site *s = &p->sites[i];
-
-		lp_sink_site_sure(&fs.sink, s->correct, s->incorrect,
-				  s->constant, s->expect, s->file, s->line,
-				  s->func, s->unit, s->cond, s->sure);
-	}
+	for (i = 0; i < p->nr; i++)
+		lp_sink_prof_site(&fs.sink, &p->sites[i]);
 	lp_sink_end(&fs.sink, p->nr);
 	if (lp_sink_finish(&fs.sink) < 0 || fflush(out) || ferror(out)) {
 		if (!errno)

@@ -74,7 +74,28 @@ struct lp_prof_site {
 	uint64_t constant;
 	size_t src_line;        /* input line it was read from, or 0 */
 	enum lp_sure sure;      /* LP_SURE_MEASURED unless judged */
+	/*
+	 * LP_PLAIN_* bits of the text fields known to need no escape (the
+	 * reader saw no backslash in them), which the writer then copies
+	 * as they are.  Whoever changes a string clears its bit; a copy
+	 * by lp_profile_add() has none.  A byte, beside sure's padding: a
+	 * million sites are a million of these structs.
+	 */
+	unsigned char plain;
+	/*
+	 * How many of the profiles summed here judged the hint right and
+	 * how many wrong (doc/FORMAT.md); a profile of one run has none
+	 * (has_votes 0) and is judged by its counts when merged.
+	 */
+	unsigned char has_votes;
+	uint64_t votes_right;
+	uint64_t votes_wrong;
 };
+
+#define LP_PLAIN_FILE 1u
+#define LP_PLAIN_FUNC 2u
+#define LP_PLAIN_UNIT 4u
+#define LP_PLAIN_COND 8u
 
 struct lp_prof_meta {
 	char *key;
@@ -142,6 +163,12 @@ int lp_profile_read_file(struct lp_profile *p, const char *path,
  *  @return : 0 or -LP_ENOMEM (dst is then unchanged).
  */
 int lp_profile_merge(struct lp_profile *dst, const struct lp_profile *src);
+
+/*! lp_site_cmp() :
+ *  The writer's canonical order of two sites (doc/FORMAT.md): <0, 0
+ *  when they share a key, or >0.
+ */
+int lp_site_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b);
 
 /*! lp_profile_sort() :
  *  Puts records in the writer's canonical order (stable).
@@ -214,6 +241,24 @@ void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
 		       const char *file, long line, const char *func,
 		       const char *unit, const char *cond,
 		       enum lp_sure sure);
+
+/*! lp_sink_prof_site() :
+ *  Appends the record of @s: its sure field when it is not measured or
+ *  when it has votes, and then its votes.
+ */
+void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s);
+
+/* A sink that flushes into a stdio stream. */
+struct lp_file_sink {
+	struct lp_sink sink;
+	FILE *out;
+};
+
+/*! lp_file_sink_init() :
+ *  Makes @fs write to @out through @buf (@cap bytes).
+ */
+void lp_file_sink_init(struct lp_file_sink *fs, FILE *out, char *buf,
+		       size_t cap);
 
 /*! lp_sink_finish() :
  *  Flushes what is left.  @return : 0, or the sticky error.

@@ -16,5 +16,6 @@ int cmd_merge(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
 int cmd_fix(int argc, const char **argv);
 int cmd_judge(int argc, const char **argv);
+int cmd_overlap(int argc, const char **argv);
 
 #endif /* LP_BUILTIN_H */

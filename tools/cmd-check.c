@@ -114,14 +114,15 @@ static void print_json(const struct lp_check_entry *e, int first)
 	json_str_or_null(direction(s->expect));
 	printf(", \"verdict\": \"%s\", \"correct\": %llu, \"incorrect\": "
 	       "%llu, \"constant\": %llu, \"evaluations\": %llu, "
-	       "\"percent_incorrect\": %.2f, \"profiles_right\": %zu, "
-	       "\"profiles_wrong\": %zu, \"profile_file\": ",
+	       "\"percent_incorrect\": %.2f, \"profiles_right\": %llu, "
+	       "\"profiles_wrong\": %llu, \"profile_file\": ",
 	       lp_verdict_name(j->verdict),
 	       (unsigned long long)j->total.correct,
 	       (unsigned long long)j->total.incorrect,
 	       (unsigned long long)j->total.constant,
-	       (unsigned long long)j->evals, pct, j->profiles_right,
-	       j->profiles_wrong);
+	       (unsigned long long)j->evals, pct,
+	       (unsigned long long)j->profiles_right,
+	       (unsigned long long)j->profiles_wrong);
 	lp_json_str(s->file);
 	printf(", \"profile_line\": %ld, \"condition\": ", s->line);
 	/* kernel tables do not say */

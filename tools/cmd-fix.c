@@ -653,10 +653,11 @@ static void put_target(FILE *out, const struct fix_state *st,
 							     : "the opposite"));
 	else if (sum.disagree)
 		put_paragraph(out, lp_xstrfmt(
-			"It was right in %zu of the profiles and wrong in "
-			"%zu, so remove it rather than flip it: no workload "
-			"should pay for another.", sum.profiles_right,
-			sum.profiles_wrong));
+			"It was right in %llu of the profiles and wrong in "
+			"%llu, so remove it rather than flip it: no workload "
+			"should pay for another.",
+			(unsigned long long)sum.profiles_right,
+			(unsigned long long)sum.profiles_wrong));
 	else
 		put_paragraph(out, lp_xstrfmt(
 			"With this much of an error, it is best to simply "

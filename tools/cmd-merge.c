@@ -1,73 +1,429 @@
 /*
  * cmd-merge.c - `likelyprof merge`: sum profiles from runs and machines
  *
- * Merging adds the counts of each site (lib/profile.c pairs the records),
- * so a fleet's profiles can be merged in any order or tree and give the
- * same bytes.  The output replaces OUT atomically: a reader never sees
- * half a profile, and a failed merge leaves the old OUT as it was.
+ * Merging adds the counts of each site, so a fleet's profiles can be
+ * merged in any order or tree and give the same bytes.  lib/merge.c
+ * merges sorted profiles in one pass; this file gathers the inputs
+ * (operands, --files-from, folders), merges more than FANIN of them as a
+ * tree of temporary files, so that no more than FANIN are open at once,
+ * and replaces OUT atomically: a reader never sees half a profile, and a
+ * failed merge leaves the old OUT as it was.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "builtin.h"
-#include "profile.h"
-#include "read-profiles.h"
+#include "merge.h"
 #include "usage.h"
 #include "write-file.h"
 
 static const char merge_usage[] =
-	"usage: likelyprof merge -o OUT FILE...\n"
+	"usage: likelyprof merge -o OUT [options] FILE|FOLDER...\n"
 	"\n"
 	"Sums the counts of every site of the profiles (or kernel tables)\n"
 	"and writes one profile to OUT, atomically; '-o -' writes standard\n"
-	"output and a FILE of '-' reads standard input.\n"
+	"output and a FILE of '-' reads standard input.  A FOLDER stands for\n"
+	"its *.lprof files, in the order of their names.\n"
 	"\n"
-	"   -o, --output OUT  where to write the merged profile\n";
+	"   -o, --output OUT      where to write the merged profile\n"
+	"   --files-from LIST     read more input paths from LIST, one a\n"
+	"                         line ('-': standard input)\n"
+	"   --weight N FILE       merge FILE with its counts times N\n"
+	"   --normalize           scale each input to the evaluations of the\n"
+	"                         longest, so that every input counts as much\n";
 
-int cmd_merge(int argc, const char **argv)
+/*
+ * At most this many inputs are open at once: the default `ulimit -n` is
+ * 1024, and a wider merge gains little, as each step costs log2 of it.
+ */
+#define FANIN 256
+
+struct inputs {
+	struct lp_merge_input *v;
+	size_t nr, alloc;
+	int stdin_seen;
+};
+
+static void add_input(struct inputs *in, const char *path, uint64_t weight)
 {
-	struct lp_profile all = LP_PROFILE_INIT;
-	const char *out = NULL;
-	int i, err;
+	struct lp_merge_input *x;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(merge_usage, stdout);
-			return LP_EXIT_OK;
-		}
+	if (!strcmp(path, "-") && in->stdin_seen++)
+		lp_die("standard input ('-') given twice");
+	if (in->nr == in->alloc) {
+		in->alloc = in->alloc ? in->alloc * 2 : 16;
+		in->v = lp_xrealloc(in->v, in->alloc * sizeof(*in->v));
 	}
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
+	x = &in->v[in->nr++];
+	memset(x, 0, sizeof(*x));
+	x->path = lp_xstrdup(path);
+	x->weight = weight;
+}
 
-		if (!strcmp(arg, "--")) {
-			i++;
-			break;
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_lprof(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && !strcmp(name + n - 6, ".lprof") && name[0] != '.';
+}
+
+/* The *.lprof files of @dir, sorted by name. */
+static void add_folder(struct inputs *in, const char *dir, uint64_t weight)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, alloc = 0, i;
+
+	if (!d)
+		lp_die("cannot read folder '%s': %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		if (!is_lprof(e->d_name))
+			continue;
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 64;
+			names = lp_xrealloc(names, alloc * sizeof(*names));
 		}
-		if (arg[0] != '-' || !strcmp(arg, "-"))
-			break;
-		if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
+		names[n++] = lp_xstrfmt("%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (!n)
+		lp_die("no *.lprof file in folder '%s'", dir);
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (i = 0; i < n; i++) {
+		add_input(in, names[i], weight);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void add_operand(struct inputs *in, const char *path, uint64_t weight)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode))
+		add_folder(in, path, weight);
+	else
+		add_input(in, path, weight);
+}
+
+/* One path a line; an empty line is no path. */
+static void add_files_from(struct inputs *in, const char *list)
+{
+	FILE *f = strcmp(list, "-") ? fopen(list, "r") : stdin;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f)
+		lp_die("cannot read '%s': %s", list, strerror(errno));
+	if (f == stdin && in->stdin_seen++)
+		lp_die("standard input ('-') given twice");
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n)
+			add_operand(in, line, 1);
+	}
+	if (ferror(f))
+		lp_die("cannot read '%s': %s", list, strerror(errno));
+	free(line);
+	if (f != stdin)
+		fclose(f);
+}
+
+static uint64_t parse_weight(const char *s)
+{
+	unsigned long long w = lp_parse_count("--weight", s, merge_usage);
+
+	if (!w)
+		lp_usage_error(merge_usage, "--weight must be at least 1");
+	return w;
+}
+
+struct opts {
+	const char *out;
+	int normalize;
+};
+
+static void parse_args(int argc, const char **argv, struct opts *o,
+		       struct inputs *in)
+{
+	int i, operands_only = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v;
+
+		if (operands_only || arg[0] != '-' || !strcmp(arg, "-")) {
+			add_operand(in, arg, 1);
+		} else if (!strcmp(arg, "--")) {
+			operands_only = 1;
+		} else if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
 			if (i + 1 >= argc)
 				lp_die("option '%s' needs a file", arg);
-			out = argv[++i];
+			o->out = argv[++i];
 		} else if (!strncmp(arg, "--output=", 9)) {
-			out = arg + 9;
-		} else if (!strncmp(arg, "-o", 2)) {
-			out = arg + 2;
+			o->out = arg + 9;
+		} else if (!strncmp(arg, "-o", 2) && strncmp(arg, "--", 2)) {
+			o->out = arg + 2;
+		} else if ((v = lp_option_value(argc, argv, &i, "--files-from",
+						merge_usage))) {
+			add_files_from(in, v);
+		} else if ((v = lp_option_value(argc, argv, &i, "--weight",
+						merge_usage))) {
+			if (i + 1 >= argc)
+				lp_usage_error(merge_usage, "--weight %s needs "
+					       "a file", v);
+			add_operand(in, argv[++i], parse_weight(v));
+		} else if (!strcmp(arg, "--normalize")) {
+			o->normalize = 1;
 		} else {
 			lp_die("unknown option '%s' "
 			       "(see 'likelyprof merge --help')", arg);
 		}
 	}
-	if (!out || !*out)
+}
+
+/*-************************************
+ *  Merging
+ **************************************/
+struct job {
+	struct lp_merge_input *in;
+	size_t n;
+};
+
+static void print_diag(const struct lp_diag *diag, int err)
+{
+	if (err == -LP_ENOMEM)
+		lp_die("out of memory");
+	lp_error("%s", diag->msg);
+}
+
+/* A lp_write_fn: merges a job into @f, starting over if need be. */
+static int merge_job(FILE *f, void *ctx)
+{
+	const struct job *job = ctx;
+	struct lp_diag diag;
+	size_t bufsize = ((size_t)4 << 20) / job->n;
+	int err;
+
+	/* big reads for few inputs, little memory for many */
+	if (bufsize < ((size_t)16 << 10))
+		bufsize = (size_t)16 << 10;
+	if (bufsize > ((size_t)1 << 20))
+		bufsize = (size_t)1 << 20;
+	while ((err = lp_merge_write(f, job->in, job->n, NULL, bufsize,
+				     &diag)) == LP_MERGE_AGAIN) {
+		if (fflush(f) || fseeko(f, 0, SEEK_SET) ||
+		    ftruncate(fileno(f), 0))
+			return -1;
+	}
+	if (err == -LP_EIO && !diag.msg[0])
+		return -1;      /* writing failed: errno says why */
+	if (err < 0) {
+		print_diag(&diag, err);
+		return -2;
+	}
+	return 0;
+}
+
+/* The folder of @out, where the partial merges go. */
+static char *temp_folder(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	const char *t = getenv("TMPDIR");
+
+	if (!strcmp(out, "-"))
+		return lp_xstrdup(t && *t ? t : "/tmp");
+	if (!slash)
+		return lp_xstrdup(".");
+	return lp_xstrfmt("%.*s", (int)(slash - out + (slash == out)), out);
+}
+
+static void remove_temps(struct lp_merge_input *in, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unlink(in[i].path);
+		free((char *)in[i].path);
+	}
+	free(in);
+}
+
+/*
+ * Merges @n inputs, FANIN at a time, each group into a temporary file
+ * of @dir; returns the temporary files (@*n of them), or NULL (printed).
+ */
+static struct lp_merge_input *merge_groups(struct lp_merge_input *in,
+					   size_t *n, const char *dir)
+{
+	size_t groups = (*n + FANIN - 1) / FANIN, g;
+	struct lp_merge_input *t = lp_xcalloc(groups, sizeof(*t));
+
+	for (g = 0; g < groups; g++) {
+		struct job job = { in + g * FANIN, FANIN };
+		char *path = lp_xstrfmt("%s/.likelyprof-merge.XXXXXX", dir);
+		int fd = mkstemp(path);
+		FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
+		int err;
+
+		if (g == groups - 1)
+			job.n = *n - g * FANIN;
+		t[g].path = path;
+		if (!f) {
+			lp_error("cannot write '%s': %s", path,
+				 strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			remove_temps(t, g + 1);
+			return NULL;
+		}
+		err = merge_job(f, &job);
+		if (err == -1)
+			lp_error("cannot write '%s': %s", path,
+				 strerror(errno));
+		if (fclose(f) && !err) {
+			err = -1;
+			lp_error("cannot write '%s': %s", path,
+				 strerror(errno));
+		}
+		if (err) {
+			remove_temps(t, g + 1);
+			return NULL;
+		}
+	}
+	*n = groups;
+	return t;
+}
+
+/* --normalize: each input's counts times the largest total over its own. */
+static void normalize(struct lp_merge_input *in, size_t n)
+{
+	uint64_t *total = lp_xcalloc(n, sizeof(*total)), max = 0;
+	struct lp_diag diag;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		if ((err = lp_merge_total(&in[i], &total[i], &diag)) < 0) {
+			print_diag(&diag, err);
+			exit(LP_EXIT_ERROR);
+		}
+		if (total[i] > max)
+			max = total[i];
+	}
+	for (i = 0; i < n; i++) {
+		in[i].scale_num = max;
+		in[i].scale_den = total[i];
+	}
+	free(total);
+}
+
+/* An input that cannot be read twice: standard input, a pipe, a device. */
+static int read_once(const char *path)
+{
+	struct stat st;
+
+	return !strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode));
+}
+
+/*
+ * Inputs that cannot be read twice are read first, whole: a merge may
+ * have to start over.  @return : the profiles read, in an array of
+ * in->nr (NULL for the others) the caller frees.
+ */
+static struct lp_profile **read_unrepeatable(struct inputs *in)
+{
+	struct lp_profile **mem = lp_xcalloc(in->nr, sizeof(*mem));
+	struct lp_diag diag;
+	size_t i;
+	int err;
+
+	for (i = 0; i < in->nr; i++) {
+		if (!read_once(in->v[i].path))
+			continue;
+		mem[i] = lp_xcalloc(1, sizeof(**mem));
+		lp_profile_init(mem[i]);
+		if ((err = lp_profile_read_file(mem[i], in->v[i].path,
+						&diag)) < 0) {
+			print_diag(&diag, err);
+			exit(LP_EXIT_ERROR);
+		}
+		lp_profile_sort(mem[i]);
+		in->v[i].mem = mem[i];
+	}
+	return mem;
+}
+
+static int merge_inputs(struct inputs *in, const char *out)
+{
+	struct job job = { in->v, in->nr };
+	struct lp_merge_input *temps = NULL;
+	char *dir = temp_folder(out);
+	int err;
+
+	while (job.n > FANIN) {
+		size_t n = job.n;
+		struct lp_merge_input *next = merge_groups(job.in, &n, dir);
+
+		/* the level before is summed up in the new one */
+		if (temps)
+			remove_temps(temps, job.n);
+		if (!next) {
+			free(dir);
+			return -1;
+		}
+		temps = job.in = next;
+		job.n = n;
+	}
+	err = lp_write_file_with(out, merge_job, &job, 1);
+	if (temps)
+		remove_temps(temps, job.n);
+	free(dir);
+	return err;
+}
+
+int cmd_merge(int argc, const char **argv)
+{
+	struct inputs in = { NULL, 0, 0, 0 };
+	struct opts o = { NULL, 0 };
+	struct lp_profile **mem;
+	size_t i;
+	int err;
+
+	for (i = 1; i < (size_t)argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(merge_usage, stdout);
+			return LP_EXIT_OK;
+		}
+	}
+	parse_args(argc, argv, &o, &in);
+	if (!o.out || !*o.out)
 		lp_die("no output file: give -o OUT "
 		       "(see 'likelyprof merge --help')");
-	if (i >= argc)
+	if (!in.nr)
 		lp_die("no profile to merge (see 'likelyprof merge --help')");
-	if (lp_read_profiles(&all, argv + i, argc - i) < 0) {
-		lp_profile_release(&all);
-		return LP_EXIT_ERROR;
+	mem = read_unrepeatable(&in);
+	if (o.normalize)
+		normalize(in.v, in.nr);
+	err = merge_inputs(&in, o.out);
+	for (i = 0; i < in.nr; i++) {
+		free((char *)in.v[i].path);
+		lp_profile_release(mem[i]);
+		free(mem[i]);
 	}
-	err = lp_write_profile_file(&all, out);
-	lp_profile_release(&all);
+	free(in.v);
+	free(mem);
 	return err < 0 ? LP_EXIT_ERROR : LP_EXIT_OK;
 }

@@ -37,8 +37,11 @@ static const struct cmd commands[] = {
 	  "--src --split --label --flip-at --remove-at --min-hits" },
 	{ "judge", cmd_judge, "judge the hints of an unmodified binary",
 	  NULL },
+	/* NULL: merge reads its options in order, --weight N FILE binds */
 	{ "merge", cmd_merge, "sum profiles from several runs or machines",
-	  "-o --output" },
+	  NULL },
+	{ "overlap", cmd_overlap, "how alike two profiles are",
+	  "-n --top --min-hits" },
 	{ "report", cmd_report, "print the kernel's branch_annotated table",
 	  "--format --group --min-hits --top --src --link --rows" },
 	{ "run", cmd_run, "run a program and collect its merged profile",

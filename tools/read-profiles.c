@@ -4,61 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "merge.h"
 #include "read-profiles.h"
 #include "progress.h"
 #include "usage.h"
-
-/* How many original profiles @p stands for. */
-static unsigned long long merged_count(const struct lp_profile *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->meta_nr; i++) {
-		const char *v = p->meta[i].value;
-		char *end;
-		unsigned long long n;
-
-		if (strcmp(p->meta[i].key, "merged"))
-			continue;
-		n = strtoull(v, &end, 10);
-		if (*v >= '1' && *v <= '9' && !*end)
-			return n;
-	}
-	return 1;
-}
-
-static const char *meta_get(const struct lp_profile *p, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < p->meta_nr; i++)
-		if (!strcmp(p->meta[i].key, key))
-			return p->meta[i].value;
-	return NULL;
-}
-
-/*
- * Keeps in @acc only the meta that @p has with the same value.  A key
- * that differs (pid, host) says nothing true of the sum, and dropping it
- * whenever any input disagrees keeps the result independent of order.
- */
-static void keep_common_meta(struct lp_profile *acc,
-			     const struct lp_profile *p)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < acc->meta_nr; i++) {
-		const char *v = meta_get(p, acc->meta[i].key);
-
-		if (v && !strcmp(v, acc->meta[i].value)) {
-			acc->meta[j++] = acc->meta[i];
-			continue;
-		}
-		free(acc->meta[i].key);
-		free(acc->meta[i].value);
-	}
-	acc->meta_nr = j;
-}
 
 static int read_one(struct lp_profile *p, const char *path)
 {
@@ -81,7 +30,7 @@ static void combine(struct lp_profile *acc, unsigned long long *acc_count,
 {
 	if (lp_profile_merge(acc, src) < 0)
 		lp_die("out of memory");
-	keep_common_meta(acc, src);
+	lp_meta_keep_common(acc, src);
 	if (acc->origin != src->origin)
 		acc->origin = LP_ORIGIN_PROFILE;
 	*acc_count += src_count;
@@ -125,7 +74,7 @@ int lp_read_profiles(struct lp_profile *out, const char *const *paths,
 				lp_profile_release(&stack[depth--].p);
 			return -1;
 		}
-		stack[depth].count = merged_count(cur);
+		stack[depth].count = lp_merged_count(cur);
 		stack[depth].level = 0;
 		/* carry: two partial results of one size make a bigger one */
 		while (depth > 0 &&

@@ -47,14 +47,15 @@ char *lp_site_message(const struct lp_check_entry *e,
 			else
 				fprintf(m, "make it %s", to);
 			free(to);
-		} else if (j->disagree) {
-			fprintf(m, "remove it (right in %zu profile%s, "
-				"wrong in %zu)", j->profiles_right,
-				j->profiles_right == 1 ? "" : "s",
-				j->profiles_wrong);
 		} else {
 			fprintf(m, "remove it");
 		}
+		/* one profile's say is the verdict itself: not repeated */
+		if (j->profiles_right + j->profiles_wrong > 1)
+			fprintf(m, " (wrong in %llu of %llu profiles)",
+				(unsigned long long)j->profiles_wrong,
+				(unsigned long long)(j->profiles_right +
+						     j->profiles_wrong));
 		break;
 	case LP_VERDICT_FINE:
 		fprintf(m, "was right %ld%% of %llu time%s", 100 - pct,

@@ -20,7 +20,52 @@ static int chmod_default(const char *path)
 	return chmod(path, 0666 & ~mask);
 }
 
-int lp_write_profile_file(struct lp_profile *p, const char *path)
+/* Copies what @from holds, from its start, to @to; 0 or -1 (errno). */
+static int copy_stream(FILE *from, FILE *to)
+{
+	char buf[1 << 16];
+	size_t n;
+
+	if (fflush(from) || fseeko(from, 0, SEEK_SET))
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), from)))
+		if (fwrite(buf, 1, n, to) != n)
+			return -1;
+	return ferror(from) || fflush(to) || ferror(to) ? -1 : 0;
+}
+
+/*
+ * Standard output and devices are written to as they are (a rename would
+ * put a regular file in a device's place); a writer that may start over
+ * writes a temporary file first, which is then copied.
+ */
+static int write_stream(const char *path, FILE *f, lp_write_fn fn, void *ctx,
+			int restart)
+{
+	FILE *tmp = restart ? tmpfile() : f;
+	int err, e;
+
+	if (!tmp)
+		return lp_error("cannot write '%s': %s", path,
+				strerror(errno));
+	err = fn(tmp, ctx);
+	e = errno;
+	if (!err && restart && copy_stream(tmp, f) < 0) {
+		err = -1;
+		e = errno;
+	}
+	if (restart)
+		fclose(tmp);
+	if (err == -1)
+		return lp_error("cannot write %s%s%s: %s",
+				f == stdout ? "" : "'",
+				f == stdout ? "output" : path,
+				f == stdout ? "" : "'", strerror(e));
+	return err ? -1 : 0;
+}
+
+int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
+		       int restart)
 {
 	size_t n = strlen(path);
 	struct stat st;
@@ -28,30 +73,19 @@ int lp_write_profile_file(struct lp_profile *p, const char *path)
 	FILE *f;
 	int fd, err, e;
 
-	if (!strcmp(path, "-")) {
-		if (lp_profile_write(p, stdout) < 0)
-			return lp_error("cannot write output: %s",
-					strerror(errno));
-		return 0;
-	}
-	/*
-	 * /dev/null, a FIFO: written to as they are; a rename would put a
-	 * regular file in the device's place.
-	 */
+	if (!strcmp(path, "-"))
+		return write_stream(path, stdout, fn, ctx, restart);
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 	    !S_ISDIR(st.st_mode)) {
 		f = fopen(path, "w");
 		if (!f)
 			return lp_error("cannot write '%s': %s", path,
 					strerror(errno));
-		err = lp_profile_write(p, f);
-		e = errno;
-		if (fclose(f) && !err) {
-			err = -1;
-			e = errno;
-		}
-		return err ? lp_error("cannot write '%s': %s", path,
-				      strerror(e)) : 0;
+		err = write_stream(path, f, fn, ctx, restart);
+		if (fclose(f) && !err)
+			return lp_error("cannot write '%s': %s", path,
+					strerror(errno));
+		return err;
 	}
 	tmp = lp_xmalloc(n + 16);
 	memcpy(tmp, path, n);
@@ -62,7 +96,7 @@ int lp_write_profile_file(struct lp_profile *p, const char *path)
 		free(tmp);
 		return lp_error("cannot write '%s': %s", path, strerror(e));
 	}
-	f = fdopen(fd, "w");
+	f = fdopen(fd, "w+");
 	if (!f) {
 		e = errno;
 		close(fd);
@@ -70,7 +104,7 @@ int lp_write_profile_file(struct lp_profile *p, const char *path)
 		free(tmp);
 		return lp_error("cannot write '%s': %s", path, strerror(e));
 	}
-	err = lp_profile_write(p, f);
+	err = fn(f, ctx);
 	e = errno;
 	if (fclose(f) && !err) {
 		err = -1;
@@ -87,8 +121,21 @@ int lp_write_profile_file(struct lp_profile *p, const char *path)
 	if (err) {
 		unlink(tmp);
 		free(tmp);
-		return lp_error("cannot write '%s': %s", path, strerror(e));
+		if (err == -1)
+			return lp_error("cannot write '%s': %s", path,
+					strerror(e));
+		return -1;
 	}
 	free(tmp);
 	return 0;
+}
+
+static int write_profile(FILE *f, void *ctx)
+{
+	return lp_profile_write(ctx, f) < 0 ? -1 : 0;
+}
+
+int lp_write_profile_file(struct lp_profile *p, const char *path)
+{
+	return lp_write_file_with(path, write_profile, p, 0);
 }

@@ -4,14 +4,29 @@
 #ifndef LP_WRITE_FILE_H
 #define LP_WRITE_FILE_H
 
+#include <stdio.h>
+
 #include "profile.h"
 
 /*
- * Writes @p to @path ("-" is stdout) through a temporary file in the same
- * folder and a rename, so readers never see half a profile and a failure
- * (a full disk) leaves the old file whole.  Prints its error.
+ * Writes what it has to @f: 0, -1 for an I/O error (errno set), or -2
+ * for an error it printed itself.
+ */
+typedef int (*lp_write_fn)(FILE *f, void *ctx);
+
+/*
+ * Writes @path ("-" is stdout) with @fn through a temporary file in the
+ * same folder and a rename, so readers never see half a file and a
+ * failure (a full disk) leaves the old file whole.  With @restart, @fn
+ * may rewind and truncate @f to start over: standard output and devices
+ * are then written through an anonymous temporary file.  Prints its
+ * error.
  * @return : 0 or -1.
  */
+int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
+		       int restart);
+
+/* lp_write_file_with() of lp_profile_write(@p). */
 int lp_write_profile_file(struct lp_profile *p, const char *path);
 
 #endif /* LP_WRITE_FILE_H */

@@ -122,7 +122,7 @@ static enum lp_verdict judge(const struct lp_policy *pol,
 static void test_rules__thresholds_are_exact(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 10000, 990000, 0 };
+	struct lp_counts c = { 10000, 990000, 0, 0, 0, 0 };
 
 	/* exactly 99%: flips, the bound is inclusive */
 	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_FLIP);
@@ -139,7 +139,7 @@ static void test_rules__thresholds_are_exact(void)
 static void test_rules__counts_near_2_64(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 1, 18446744073709551000ULL, 0 };
+	struct lp_counts c = { 1, 18446744073709551000ULL, 0, 0, 0, 0 };
 
 	LP_CHECK_INT(judge(&defaults, &c, 1, 0, &j), LP_VERDICT_FLIP);
 }
@@ -147,9 +147,9 @@ static void test_rules__counts_near_2_64(void)
 static void test_rules__constant_never_few(void)
 {
 	struct lp_judgement j;
-	struct lp_counts konst = { 500000, 0, 500000 };
-	struct lp_counts never = { 0, 0, 0 };
-	struct lp_counts few = { 0, 9999, 0 };
+	struct lp_counts konst = { 500000, 0, 500000, 0, 0, 0 };
+	struct lp_counts never = { 0, 0, 0, 0, 0, 0 };
+	struct lp_counts few = { 0, 9999, 0, 0, 0, 0 };
 
 	LP_CHECK_INT(judge(&defaults, &konst, 1, 1, &j), LP_VERDICT_CONSTANT);
 	LP_CHECK_INT(judge(&defaults, &never, 1, 1, &j), LP_VERDICT_NEVER);
@@ -160,7 +160,7 @@ static void test_rules__constant_never_few(void)
 static void test_rules__constants_left_out_of_the_ratio(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 1000000, 99000, 990000 };
+	struct lp_counts c = { 1000000, 99000, 990000, 0, 0, 0 };
 
 	/* 990000 of the correct ones were constants: 10000 right, 99000
 	 * wrong */
@@ -169,11 +169,16 @@ static void test_rules__constants_left_out_of_the_ratio(void)
 	LP_CHECK_U64(j.right, 10000);
 }
 
+/* Counts of one profile without votes, for arrays of them. */
+#define COUNTS(c, i, k) { c, i, k, 0, 0, 0 }
+
 /* Seed 007's lesson: right on one machine, wrong on another: remove. */
 static void test_profiles__disagreement_removes(void)
 {
 	struct lp_judgement j;
-	struct lp_counts two[2] = { { 10, 2000000, 0 }, { 20000, 10, 0 } };
+	struct lp_counts two[2] = {
+		COUNTS(10, 2000000, 0), COUNTS(20000, 10, 0)
+	};
 
 	LP_CHECK_INT(judge(&defaults, two, 2, 0, &j), LP_VERDICT_REMOVE);
 	LP_CHECK(j.disagree);
@@ -181,12 +186,37 @@ static void test_profiles__disagreement_removes(void)
 	LP_CHECK_INT(j.profiles_wrong, 1);
 }
 
+/*
+ * A merged profile speaks with its inputs' votes: one right vote among
+ * its wrong ones makes a flip a remove, as the profiles themselves would;
+ * with every vote wrong its sum decides, and the votes are counted.
+ */
+static void test_profiles__votes_of_a_merge(void)
+{
+	struct lp_judgement j;
+	struct lp_counts merged = { 10, 2000000, 0, 1, 3, 1 };
+	struct lp_counts all_wrong = { 10, 2000000, 0, 0, 200, 1 };
+
+	LP_CHECK_INT(judge(&defaults, &merged, 1, 1, &j), LP_VERDICT_REMOVE);
+	LP_CHECK(j.disagree);
+	LP_CHECK_INT(j.profiles_right, 1);
+	LP_CHECK_INT(j.profiles_wrong, 3);
+	LP_CHECK_INT(judge(&defaults, &all_wrong, 1, 1, &j), LP_VERDICT_FLIP);
+	LP_CHECK_INT(j.profiles_wrong, 200);
+}
+
 static void test_profiles__flip_needs_every_profile(void)
 {
 	struct lp_judgement j;
-	struct lp_counts both[2] = { { 1, 2000000, 0 }, { 0, 500000, 0 } };
-	struct lp_counts mostly[2] = { { 10, 2000000, 0 }, { 1000, 20000, 0 } };
-	struct lp_counts small[2] = { { 10, 2000000, 0 }, { 50, 10, 0 } };
+	struct lp_counts both[2] = {
+		COUNTS(1, 2000000, 0), COUNTS(0, 500000, 0)
+	};
+	struct lp_counts mostly[2] = {
+		COUNTS(10, 2000000, 0), COUNTS(1000, 20000, 0)
+	};
+	struct lp_counts small[2] = {
+		COUNTS(10, 2000000, 0), COUNTS(50, 10, 0)
+	};
 
 	LP_CHECK_INT(judge(&defaults, both, 2, 1, &j), LP_VERDICT_FLIP);
 	/* the second is only 95% wrong: a flip would hurt it */
@@ -235,7 +265,9 @@ static void test_sure__no_change_from_unsure_sites(void)
 static void test_profiles__fine_sum_wrong_in_one(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c[2] = { { 100000000, 1000, 0 }, { 1000, 50000, 0 } };
+	struct lp_counts c[2] = {
+		COUNTS(100000000, 1000, 0), COUNTS(1000, 50000, 0)
+	};
 
 	LP_CHECK_INT(judge(&defaults, c, 2, 1, &j), LP_VERDICT_REMOVE);
 }
@@ -244,7 +276,7 @@ static void test_options__no_flip_and_values(void)
 {
 	struct lp_policy pol = LP_POLICY_INIT;
 	struct lp_judgement j;
-	struct lp_counts c = { 0, 1000000, 0 };
+	struct lp_counts c = { 0, 1000000, 0, 0, 0, 0 };
 
 	pol.no_flip = 1;
 	LP_CHECK_INT(judge(&pol, &c, 1, 1, &j), LP_VERDICT_REMOVE);
@@ -269,6 +301,7 @@ int main(void)
 	LP_TEST(test_rules__constants_left_out_of_the_ratio);
 	LP_TEST(test_profiles__disagreement_removes);
 	LP_TEST(test_profiles__flip_needs_every_profile);
+	LP_TEST(test_profiles__votes_of_a_merge);
 	LP_TEST(test_profiles__fine_sum_wrong_in_one);
 	LP_TEST(test_sure__no_change_from_unsure_sites);
 	LP_TEST(test_options__no_flip_and_values);

@@ -7,12 +7,17 @@
  * one reading gives, errors and their lines included, wherever the
  * halves meet; merging is commutative and associative
  * on random profiles (compared as written bytes); counts saturate; the
- * canonical order is the documented one and stable.
+ * canonical order is the documented one and stable; the streaming merge
+ * of files gives the in-memory merge's sums, with buffers small enough
+ * that records span them and with an input out of order; votes survive
+ * a write and a read.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
+#include "merge.h"
 #include "profile.h"
 #include "sites.h"
 #include "test.h"
@@ -513,6 +518,169 @@ static void test_merge__commutative_associative(void)
 	}
 }
 
+/* Writes @text to a new temporary file; returns its malloc'd path. */
+static char *temp_file(const char *text)
+{
+	const char *dir = getenv("LP_TEST_TMP");
+	char *path = malloc(4096);
+	int fd;
+	FILE *f;
+
+	snprintf(path, 4096, "%s/u-profile.XXXXXX", dir && *dir ? dir :
+		 "/tmp");
+	fd = mkstemp(path);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		LP_FAIL_("cannot write %s", path);
+		return path;
+	}
+	return path;
+}
+
+/* @text with the meta records and each site's votes left out. */
+static char *without_votes(const char *text)
+{
+	struct lp_profile p = LP_PROFILE_INIT;
+	struct lp_diag diag;
+	char *out;
+	size_t i;
+
+	LP_CHECK_INT(read_str(&p, text, &diag), 0);
+	for (i = 0; i < p.nr; i++)
+		p.sites[i].has_votes = 0;
+	for (i = 0; i < p.meta_nr; i++) {
+		free(p.meta[i].key);
+		free(p.meta[i].value);
+	}
+	p.meta_nr = 0;
+	out = write_str(&p);
+	lp_profile_release(&p);
+	return out;
+}
+
+/* Reverses the order of the site lines of profile @text, in place. */
+static void reverse_sites(char *text)
+{
+	char *first = strstr(text, "\nsite\t"), *end = strstr(text, "\nend\t");
+	char *copy, *p, *o;
+	size_t n;
+
+	if (!first || !end || first == end)
+		return;
+	first++;
+	end++;
+	n = (size_t)(end - first);
+	copy = malloc(n);
+	o = copy + n;
+	/* each line, from the first, goes to the end of the copy */
+	for (p = first; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)(nl - p) + 1;
+
+		o -= len;
+		memcpy(o, p, len);
+		p += len;
+	}
+	memcpy(first, copy, n);
+	free(copy);
+}
+
+/* Merges the files of @in with lp_merge_write(), as merge does. */
+static char *stream_merged(struct lp_merge_input *in, size_t n,
+			   size_t bufsize)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = tmpfile();
+	struct lp_diag diag;
+	int err, again = 0;
+
+	while ((err = lp_merge_write(f, in, n, NULL, bufsize, &diag)) ==
+	       LP_MERGE_AGAIN) {
+		again++;
+		rewind(f);
+		LP_CHECK_INT(ftruncate(fileno(f), 0), 0);
+	}
+	LP_CHECK_INT(err, 0);
+	if (err)
+		LP_FAIL_("%s", diag.msg);
+	len = (size_t)ftell(f);
+	buf = calloc(1, len + 1);
+	rewind(f);
+	LP_CHECK_INT(fread(buf, 1, len, f) == len, 1);
+	fclose(f);
+	return buf;
+}
+
+static void test_merge__stream_same(void)
+{
+	int round;
+
+	rng_state = 7;
+	for (round = 0; round < 60; round++) {
+		struct lp_profile p[3] = { LP_PROFILE_INIT, LP_PROFILE_INIT,
+					   LP_PROFILE_INIT };
+		const struct lp_profile *all[3] = { &p[0], &p[1], &p[2] };
+		struct lp_merge_input in[3];
+		struct lp_diag diag;
+		char *want, *got, *bare;
+		size_t i;
+
+		memset(in, 0, sizeof(in));
+		for (i = 0; i < 3; i++) {
+			char *text;
+
+			random_profile(&p[i], rng(60));
+			text = write_str(&p[i]);
+			/* one input out of order: the sites reversed */
+			if (i == 1)
+				reverse_sites(text);
+			in[i].path = temp_file(text);
+			/* what the file says, in the file's order */
+			lp_profile_release(&p[i]);
+			LP_CHECK_INT(read_str(&p[i], text, &diag), 0);
+			free(text);
+		}
+		want = merged_bytes(all, 3);
+		got = stream_merged(in, 3, 64 + rng(200));
+		bare = without_votes(got);
+		if (strcmp(want, bare))
+			LP_FAIL_("round %d: the streaming merge differs:\n%s\n"
+				 "---\n%s", round, want, bare);
+		free(want);
+		free(got);
+		free(bare);
+		for (i = 0; i < 3; i++) {
+			unlink(in[i].path);
+			free((char *)in[i].path);
+			lp_profile_release(&p[i]);
+		}
+	}
+}
+
+static void test_roundtrip__votes(void)
+{
+	static const char text[] =
+		H "site\t1\t2\t0\t1\ta.c\t3\tf\ta.c\tx\t\t7\t3\n"
+		"site\t1\t2\t0\t1\tb.c\t3\tf\tb.c\tx\texact\t0\t18446744073709551615\n"
+		"end\t2\n";
+	struct lp_profile p = LP_PROFILE_INIT;
+	struct lp_diag diag;
+	char *again;
+
+	LP_CHECK_INT(read_str(&p, text, &diag), 0);
+	LP_CHECK_INT(p.sites[0].has_votes, 1);
+	LP_CHECK_INT(p.sites[0].votes_right, 7);
+	LP_CHECK_INT(p.sites[0].votes_wrong, 3);
+	LP_CHECK_INT(p.sites[1].sure, LP_SURE_EXACT);
+	LP_CHECK_INT(p.sites[1].votes_wrong == UINT64_MAX, 1);
+	again = write_str(&p);
+	/* the writer's first line is its comment */
+	LP_CHECK_STR(strchr(again, '\n') + 1, text);
+	free(again);
+	lp_profile_release(&p);
+}
+
 /* The k-th record of a key pairs with the k-th; extra ones are kept. */
 static void test_merge__pairs_by_order(void)
 {
@@ -623,6 +791,8 @@ int main(void)
 	LP_TEST(test_read__file_errors);
 	LP_TEST(test_merge__commutative_associative);
 	LP_TEST(test_merge__pairs_by_order);
+	LP_TEST(test_merge__stream_same);
+	LP_TEST(test_roundtrip__votes);
 	LP_TEST(test_merge__saturates);
 	LP_TEST(test_merge__many_sites);
 	LP_TEST(test_sort__canonical_and_stable);

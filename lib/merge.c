@@ -1,0 +1,492 @@
+/*
+ * merge.c - merge sorted profiles in one pass, holding one record of each
+ *
+ * The output's k-th record of a key is the sum of the k-th records of
+ * that key in the inputs, as lp_profile_merge() pairs them: taking, at
+ * each step, the smallest key among the inputs' next records and one
+ * record of it from every input that has it does exactly that, because
+ * each input holds its records of a key in their order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "merge.h"
+#include "stream.h"
+
+/* Inputs read by threads of their own up to this many */
+#define PREFETCH_MAX 16
+
+struct src {
+	struct lp_merge_input *in;
+	struct lp_prof_stream *stream;
+	struct lp_profile prof;         /* an input read whole */
+	const struct lp_profile *mem;   /* prof, or in->mem */
+	size_t pos;
+	const struct lp_prof_site *head;        /* its next record */
+	struct lp_diag diag;
+};
+
+static const char *src_name(const struct lp_merge_input *in)
+{
+	return strcmp(in->path, "-") ? in->path : "<stdin>";
+}
+
+uint64_t lp_merged_count(const struct lp_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->meta_nr; i++) {
+		const char *v = p->meta[i].value;
+		char *end;
+		unsigned long long n;
+
+		if (strcmp(p->meta[i].key, "merged"))
+			continue;
+		n = strtoull(v, &end, 10);
+		if (*v >= '1' && *v <= '9' && !*end)
+			return n;
+	}
+	return 1;
+}
+
+static const char *meta_get(const struct lp_profile *p, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < p->meta_nr; i++)
+		if (!strcmp(p->meta[i].key, key))
+			return p->meta[i].value;
+	return NULL;
+}
+
+/*
+ * A key that differs (pid, host) says nothing true of the sum, and
+ * dropping it whenever any input disagrees keeps the result independent
+ * of order.
+ */
+void lp_meta_keep_common(struct lp_profile *acc, const struct lp_profile *p)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < acc->meta_nr; i++) {
+		const char *v = meta_get(p, acc->meta[i].key);
+
+		if (v && !strcmp(v, acc->meta[i].value)) {
+			acc->meta[j++] = acc->meta[i];
+			continue;
+		}
+		free(acc->meta[i].key);
+		free(acc->meta[i].value);
+	}
+	acc->meta_nr = j;
+}
+
+/*
+ * A stream only knows that a record is bad; the whole reading names the
+ * line and the reason as every other command does.
+ */
+static int diagnose(struct src *s, int err, struct lp_diag *diag)
+{
+	struct lp_profile tmp = LP_PROFILE_INIT;
+	int again = lp_profile_read_file(&tmp, s->in->path, diag);
+
+	lp_profile_release(&tmp);
+	if (again < 0)
+		return again;
+	memcpy(diag, &s->diag, sizeof(*diag));
+	return err;
+}
+
+static int src_open(struct src *s, size_t bufsize, struct lp_diag *diag)
+{
+	int err;
+
+	if (s->in->mem) {
+		s->mem = s->in->mem;
+		return 0;
+	}
+	if (!s->in->whole) {
+		err = lp_prof_stream_open(&s->stream, s->in->path, bufsize,
+					  &s->diag);
+		if (err < 0) {
+			memcpy(diag, &s->diag, sizeof(*diag));
+			return err;
+		}
+		if (!err)
+			return 0;
+	}
+	/* not a profile the stream reads: read it whole, in the order */
+	err = lp_profile_read_file(&s->prof, s->in->path, diag);
+	if (err < 0)
+		return err;
+	lp_profile_sort(&s->prof);
+	s->mem = &s->prof;
+	return 0;
+}
+
+static const struct lp_profile *src_meta(const struct src *s)
+{
+	return s->mem ? s->mem : lp_prof_stream_meta(s->stream);
+}
+
+/* Steps to the next record: 1, 0 at the end, LP_MERGE_AGAIN or -LP_E*. */
+static int src_next(struct src *s, struct lp_diag *diag)
+{
+	int err;
+
+	if (s->mem) {
+		s->head = s->pos < s->mem->nr ? &s->mem->sites[s->pos++] : NULL;
+		return s->head != NULL;
+	}
+	err = lp_prof_stream_next(s->stream, &s->head);
+	if (err == LP_STREAM_UNSORTED) {
+		s->in->whole = 1;
+		return LP_MERGE_AGAIN;
+	}
+	if (err < 0)
+		return diagnose(s, err, diag);
+	if (!err)
+		s->head = NULL;
+	return err;
+}
+
+static void src_close(struct src *s)
+{
+	lp_prof_stream_close(s->stream);
+	lp_profile_release(&s->prof);
+}
+
+/*-************************************
+ *  A heap of the inputs by their next record
+ **************************************/
+static int src_less(struct src *const *h, size_t a, size_t b)
+{
+	int c = lp_site_cmp(h[a]->head, h[b]->head);
+
+	/* equal keys: the input given first, so the order is total */
+	return c < 0 || (c == 0 && h[a] < h[b]);
+}
+
+static void sift_down(struct src **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct src *t;
+
+		if (l < n && src_less(h, l, m))
+			m = l;
+		if (l + 1 < n && src_less(h, l + 1, m))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static void sift_up(struct src **h, size_t i)
+{
+	while (i) {
+		size_t p = (i - 1) / 2;
+		struct src *t;
+
+		if (!src_less(h, i, p))
+			return;
+		t = h[i];
+		h[i] = h[p];
+		h[p] = t;
+		i = p;
+	}
+}
+
+/*
+ * For a few inputs, a scan beats the heap: where most keys are in every
+ * input (a fleet runs one program), finding them all costs the heap two
+ * compares per level and input, the scan one per input.  Moves the
+ * inputs with the smallest key from @h to @taken, in their order.
+ */
+static size_t take_smallest(struct src **h, size_t *n, struct src **taken)
+{
+	size_t i, k = 1, j = 0;
+
+	taken[0] = h[0];
+	for (i = 1; i < *n; i++) {
+		int c = lp_site_cmp(h[i]->head, taken[0]->head);
+
+		if (c < 0) {
+			/* the ones taken so far go back */
+			while (k)
+				h[j++] = taken[--k];
+			taken[k++] = h[i];
+		} else if (c == 0) {
+			taken[k++] = h[i];
+		} else {
+			h[j++] = h[i];
+		}
+	}
+	*n = j;
+	return k;
+}
+
+/*-************************************
+ *  Summing one key
+ **************************************/
+/* A count as this input contributes it: normalised, then weighted. */
+static int scaled(const struct src *s, const struct lp_prof_site *r,
+		  uint64_t c, uint64_t *out, struct lp_diag *diag)
+{
+	const struct lp_merge_input *in = s->in;
+	unsigned __int128 x = c;
+	uint64_t w = in->weight ? in->weight : 1;
+
+	if (in->scale_den)
+		x = (x * in->scale_num + in->scale_den / 2) / in->scale_den;
+	x *= w;
+	if (x > UINT64_MAX) {
+		snprintf(diag->msg, sizeof(diag->msg), "%s:%zu: count %llu "
+			 "times weight %llu is more than 2^64-1",
+			 src_name(in), r->src_line, (unsigned long long)c,
+			 (unsigned long long)w);
+		return -LP_ERANGE;
+	}
+	*out = (uint64_t)x;
+	return 0;
+}
+
+/* Adds record @r of input @s into @acc. */
+static int add_record(struct lp_prof_site *acc, const struct src *s,
+		      const struct lp_prof_site *r,
+		      const struct lp_policy *pol, struct lp_diag *diag)
+{
+	uint64_t c, i, k;
+	int err;
+
+	if ((err = scaled(s, r, r->correct, &c, diag)) < 0 ||
+	    (err = scaled(s, r, r->incorrect, &i, diag)) < 0 ||
+	    (err = scaled(s, r, r->constant, &k, diag)) < 0)
+		return err;
+	acc->correct = lp_sat_add(acc->correct, c);
+	acc->incorrect = lp_sat_add(acc->incorrect, i);
+	acc->constant = lp_sat_add(acc->constant, k);
+	if (r->sure > acc->sure)
+		acc->sure = r->sure;
+	if (r->has_votes) {
+		acc->votes_right = lp_sat_add(acc->votes_right,
+					      r->votes_right);
+		acc->votes_wrong = lp_sat_add(acc->votes_wrong,
+					      r->votes_wrong);
+	} else {
+		/* a profile of one run: its counts are its vote */
+		struct lp_counts one = { r->correct, r->incorrect,
+					 r->constant, 0, 0, 0 };
+		int v = lp_policy_vote(pol, &one, r->expect);
+
+		acc->votes_right += v > 0;
+		acc->votes_wrong += v < 0;
+	}
+	return 0;
+}
+
+/*
+ * Pops every input whose next record has the smallest key, sums one
+ * record of each into @acc, and puts the inputs back with their next.
+ * @return : 0, LP_MERGE_AGAIN or -LP_E*.
+ */
+static int merge_one(struct src **h, size_t *n, int linear,
+		     struct src **taken, size_t *taken_nr,
+		     struct lp_prof_site *acc, const struct lp_policy *pol,
+		     struct lp_diag *diag)
+{
+	size_t k = 0, i;
+	int err;
+
+	if (linear) {
+		k = take_smallest(h, n, taken);
+	} else {
+		do {
+			taken[k++] = h[0];
+			h[0] = h[--*n];
+			sift_down(h, *n, 0);
+		} while (*n && !lp_site_cmp(h[0]->head, &taken[0]->head[0]));
+	}
+	*acc = *taken[0]->head;
+	acc->correct = acc->incorrect = acc->constant = 0;
+	acc->votes_right = acc->votes_wrong = 0;
+	acc->sure = LP_SURE_MEASURED;
+	acc->has_votes = 1;
+	for (i = 0; i < k; i++)
+		if ((err = add_record(acc, taken[i], taken[i]->head, pol,
+				      diag)) < 0)
+			return err;
+	*taken_nr = k;
+	return 0;
+}
+
+/* Puts the @k inputs of the last key back, each with its next record. */
+static int put_back(struct src **h, size_t *n, int linear, struct src **taken,
+		    size_t k, struct lp_diag *diag)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < k; i++) {
+		err = src_next(taken[i], diag);
+		if (err < 0 || err == LP_MERGE_AGAIN)
+			return err;
+		if (!err)
+			continue;
+		h[*n] = taken[i];
+		if (linear)
+			(*n)++;
+		else
+			sift_up(h, (*n)++);
+	}
+	return 0;
+}
+
+/*-************************************
+ *  The whole merge
+ **************************************/
+static int write_head(struct lp_sink *sink, struct src *srcs, size_t n)
+{
+	struct lp_profile meta = LP_PROFILE_INIT;
+	const struct lp_profile *first = src_meta(&srcs[0]);
+	uint64_t merged = 0;
+	char count[32];
+	size_t i;
+	int err = -LP_ENOMEM;
+
+	for (i = 0; i < first->meta_nr; i++)
+		if (lp_profile_set_meta(&meta, first->meta[i].key,
+					first->meta[i].value) < 0)
+			goto out;
+	for (i = 0; i < n; i++) {
+		const struct lp_profile *p = src_meta(&srcs[i]);
+
+		lp_meta_keep_common(&meta, p);
+		merged = lp_sat_add(merged, lp_merged_count(p));
+	}
+	snprintf(count, sizeof(count), "%llu", (unsigned long long)merged);
+	if (lp_profile_set_meta(&meta, "merged", count) < 0)
+		goto out;
+	lp_profile_sort(&meta);
+	lp_sink_header(sink);
+	for (i = 0; i < meta.meta_nr; i++)
+		lp_sink_meta(sink, meta.meta[i].key, meta.meta[i].value);
+	err = 0;
+out:
+	lp_profile_release(&meta);
+	return err;
+}
+
+static int merge_all(struct lp_sink *sink, struct src *srcs, size_t n,
+		     const struct lp_policy *pol, struct lp_diag *diag)
+{
+	struct src **h = malloc(n * sizeof(*h));
+	struct src **taken = malloc(n * sizeof(*taken));
+	size_t hn = 0, i, k;
+	uint64_t written = 0;
+	int linear = n <= 8;
+	int err = -LP_ENOMEM;
+
+	if (!h || !taken)
+		goto out;
+	for (i = 0; i < n; i++) {
+		err = src_next(&srcs[i], diag);
+		if (err < 0 || err == LP_MERGE_AGAIN)
+			goto out;
+		if (err) {
+			h[hn] = &srcs[i];
+			sift_up(h, hn++);
+		}
+	}
+	err = 0;
+	while (hn && !sink->error) {
+		struct lp_prof_site acc;
+
+		if ((err = merge_one(h, &hn, linear, taken, &k, &acc, pol,
+				     diag)) < 0)
+			goto out;
+		lp_sink_prof_site(sink, &acc);
+		written++;
+		if ((err = put_back(h, &hn, linear, taken, k, diag)))
+			goto out;
+	}
+	lp_sink_end(sink, written);
+out:
+	free(h);
+	free(taken);
+	return err;
+}
+
+int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
+		   const struct lp_policy *pol, size_t bufsize,
+		   struct lp_diag *diag)
+{
+	struct lp_policy def = LP_POLICY_INIT;
+	struct src *srcs = calloc(n ? n : 1, sizeof(*srcs));
+	struct lp_file_sink fs;
+	char buf[1 << 16];
+	size_t i, opened = 0;
+	int err = -LP_ENOMEM;
+
+	diag->msg[0] = '\0';
+	if (!srcs)
+		return err;
+	if (!pol)
+		pol = &def;
+	for (opened = 0; opened < n; opened++) {
+		srcs[opened].in = &in[opened];
+		if ((err = src_open(&srcs[opened], bufsize, diag)) < 0)
+			goto out;
+		/*
+		 * Reading is half the work: a few big inputs are read by
+		 * threads of their own, on the other cores.  Many are small
+		 * and would only add threads.
+		 */
+		if (n <= PREFETCH_MAX && srcs[opened].stream)
+			lp_prof_stream_prefetch(srcs[opened].stream);
+	}
+	lp_file_sink_init(&fs, out, buf, sizeof(buf));
+	err = n ? write_head(&fs.sink, srcs, n) : -LP_EINVAL;
+	if (!err)
+		err = merge_all(&fs.sink, srcs, n, pol, diag);
+	if (!err && (lp_sink_finish(&fs.sink) < 0 || fflush(out) ||
+		     ferror(out))) {
+		snprintf(diag->msg, sizeof(diag->msg), "%s",
+			 strerror(errno ? errno : EIO));
+		err = -LP_EIO;
+	}
+out:
+	for (i = 0; i < opened && i < n; i++)
+		src_close(&srcs[i]);
+	free(srcs);
+	return err;
+}
+
+int lp_merge_total(struct lp_merge_input *in, uint64_t *total,
+		   struct lp_diag *diag)
+{
+	struct src s;
+	int err;
+
+	memset(&s, 0, sizeof(s));
+	s.in = in;
+	*total = 0;
+	if ((err = src_open(&s, 1 << 16, diag)) < 0)
+		return err;
+	while ((err = src_next(&s, diag)) == 1)
+		*total = lp_sat_add(*total, lp_sat_add(s.head->correct,
+						       s.head->incorrect));
+	if (err == LP_MERGE_AGAIN) {
+		/* out of order is no matter for a total: read it whole */
+		src_close(&s);
+		return lp_merge_total(in, total, diag);
+	}
+	src_close(&s);
+	return err;
+}
