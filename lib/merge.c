@@ -351,7 +351,90 @@ static int put_back(struct src **h, size_t *n, int linear, struct src **taken,
 /*-************************************
  *  The whole merge
  **************************************/
-static int write_head(struct lp_sink *sink, struct src *srcs, size_t n)
+/* The build-id of a build record "HEX PATH": its length, 0 if none. */
+static size_t build_hex_len(const char *v)
+{
+	const char *sp = strchr(v, ' ');
+
+	return sp && sp > v ? (size_t)(sp - v) : 0;
+}
+
+/* @p's first build record of @path other than @hex, or NULL. */
+static const char *other_build(const struct lp_profile *p, const char *path,
+			       const char *hex, size_t hl)
+{
+	size_t i, l;
+
+	for (i = 0; i < p->meta_nr; i++) {
+		const char *v = p->meta[i].value;
+
+		if (strcmp(p->meta[i].key, LP_META_BUILD) ||
+		    !(l = build_hex_len(v)) || strcmp(v + l + 1, path))
+			continue;
+		if (l != hl || memcmp(v, hex, hl))
+			return v;
+	}
+	return NULL;
+}
+
+/*
+ * The builds every input came from, each once.  Two builds of one path
+ * are two programs whose sites meet by key only where their sources
+ * happen to agree, so they are refused unless LP_MERGE_ANY_BUILD.
+ */
+static int merge_builds(struct lp_profile *meta, struct src *srcs, size_t n,
+			unsigned flags, struct lp_diag *diag)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		const struct lp_profile *p = src_meta(&srcs[i]);
+
+		for (j = 0; j < p->meta_nr; j++) {
+			const char *v = p->meta[j].value, *o = NULL;
+			size_t hl = build_hex_len(v);
+
+			if (strcmp(p->meta[j].key, LP_META_BUILD))
+				continue;
+			for (k = 0; hl && k < i && !o; k++)
+				o = other_build(src_meta(&srcs[k]), v + hl + 1,
+						v, hl);
+			if (o && !(flags & LP_MERGE_ANY_BUILD)) {
+				snprintf(diag->msg, sizeof(diag->msg),
+					 "%s: profiles of different builds of "
+					 "'%s': %.*s in %s, %.*s in %s (merge "
+					 "them anyway with "
+					 "--allow-different-builds)",
+					 src_name(srcs[i].in), v + hl + 1,
+					 (int)build_hex_len(o), o,
+					 src_name(srcs[k - 1].in), (int)hl, v,
+					 src_name(srcs[i].in));
+				return -LP_ECONFLICT;
+			}
+			if (lp_profile_set_meta(meta, LP_META_BUILD, v) < 0)
+				return -LP_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void drop_key(struct lp_profile *p, const char *key)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < p->meta_nr; i++) {
+		if (strcmp(p->meta[i].key, key)) {
+			p->meta[j++] = p->meta[i];
+			continue;
+		}
+		free(p->meta[i].key);
+		free(p->meta[i].value);
+	}
+	p->meta_nr = j;
+}
+
+static int write_head(struct lp_sink *sink, struct src *srcs, size_t n,
+		      unsigned flags, struct lp_diag *diag)
 {
 	struct lp_profile meta = LP_PROFILE_INIT;
 	const struct lp_profile *first = src_meta(&srcs[0]);
@@ -370,6 +453,10 @@ static int write_head(struct lp_sink *sink, struct src *srcs, size_t n)
 		lp_meta_keep_common(&meta, p);
 		merged = lp_sat_add(merged, lp_merged_count(p));
 	}
+	drop_key(&meta, LP_META_BUILD);
+	if ((err = merge_builds(&meta, srcs, n, flags, diag)) < 0)
+		goto out;
+	err = -LP_ENOMEM;
 	snprintf(count, sizeof(count), "%llu", (unsigned long long)merged);
 	if (lp_profile_set_meta(&meta, "merged", count) < 0)
 		goto out;
@@ -424,7 +511,7 @@ out:
 }
 
 int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
-		   const struct lp_policy *pol, size_t bufsize,
+		   const struct lp_policy *pol, size_t bufsize, unsigned flags,
 		   struct lp_diag *diag)
 {
 	struct lp_policy def = LP_POLICY_INIT;
@@ -452,7 +539,7 @@ int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 			lp_prof_stream_prefetch(srcs[opened].stream);
 	}
 	lp_file_sink_init(&fs, out, buf, sizeof(buf));
-	err = n ? write_head(&fs.sink, srcs, n) : -LP_EINVAL;
+	err = n ? write_head(&fs.sink, srcs, n, flags, diag) : -LP_EINVAL;
 	if (!err)
 		err = merge_all(&fs.sink, srcs, n, pol, diag);
 	if (!err && (lp_sink_finish(&fs.sink) < 0 || fflush(out) ||

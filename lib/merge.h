@@ -28,6 +28,9 @@ struct lp_merge_input {
 	int whole;              /* read it whole and sort it */
 };
 
+/* lp_merge_write() flags: merge profiles of different builds by key. */
+#define LP_MERGE_ANY_BUILD 1u
+
 /* Returned when an input turned out unsorted: truncate OUT, call again. */
 #define LP_MERGE_AGAIN 2
 
@@ -36,13 +39,15 @@ struct lp_merge_input {
  *  the canonical order, with the meta every input shares, "merged" (the
  *  number of original profiles) and per site the votes of doc/FORMAT.md:
  *  an input with votes gives its own, one without them is judged by
- *  @pol.  @bufsize is each input's read buffer.
+ *  @pol.  @bufsize is each input's read buffer.  The build records of
+ *  every input are kept, each once; two builds of one path are refused
+ *  (-LP_ECONFLICT, naming both) unless @flags has LP_MERGE_ANY_BUILD.
  *  @return : 0; LP_MERGE_AGAIN, with that input's whole flag now set;
  *            or -LP_E* with @diag filled ("FILE:LINE: reason"; for a
  *            count that a weight makes pass 2^64-1, -LP_ERANGE).
  */
 int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
-		   const struct lp_policy *pol, size_t bufsize,
+		   const struct lp_policy *pol, size_t bufsize, unsigned flags,
 		   struct lp_diag *diag);
 
 /*! lp_merge_total() :

@@ -227,11 +227,15 @@ int lp_profile_set_meta(struct lp_profile *p, const char *key,
 	if (!v)
 		return -LP_ENOMEM;
 	for (i = 0; i < p->meta_nr; i++) {
-		if (!strcmp(p->meta[i].key, key)) {
-			free(p->meta[i].value);
-			p->meta[i].value = v;
-			return 0;
-		}
+		if (strcmp(p->meta[i].key, key))
+			continue;
+		/* "build" repeats: one per object, every build merged */
+		if (!strcmp(key, LP_META_BUILD) &&
+		    strcmp(p->meta[i].value, v))
+			continue;
+		free(p->meta[i].value);
+		p->meta[i].value = v;
+		return 0;
 	}
 	k = strdup(key);
 	if (!k || grow((void **)&p->meta, &p->meta_alloc, p->meta_nr + 1,

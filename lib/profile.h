@@ -133,8 +133,12 @@ void lp_profile_release(struct lp_profile *p);
  */
 int lp_profile_add(struct lp_profile *p, const struct lp_prof_site *s);
 
+/* The meta key that may repeat: "HEX PATH", one per object and build. */
+#define LP_META_BUILD "build"
+
 /*! lp_profile_set_meta() :
- *  Sets meta @key to a copy of @value, replacing an earlier value.
+ *  Sets meta @key to a copy of @value, replacing an earlier value; for
+ *  LP_META_BUILD, adds @value unless the profile has it already.
  */
 int lp_profile_set_meta(struct lp_profile *p, const char *key,
 			const char *value);

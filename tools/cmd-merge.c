@@ -19,6 +19,7 @@
 
 #include "builtin.h"
 #include "merge.h"
+#include "progress.h"
 #include "usage.h"
 #include "write-file.h"
 
@@ -35,7 +36,12 @@ static const char merge_usage[] =
 	"                         line ('-': standard input)\n"
 	"   --weight N FILE       merge FILE with its counts times N\n"
 	"   --normalize           scale each input to the evaluations of the\n"
-	"                         longest, so that every input counts as much\n";
+	"                         longest, so that every input counts as much\n"
+	"   --allow-different-builds\n"
+	"                         merge profiles of different builds of one\n"
+	"                         program (refused otherwise), sites by key\n"
+	"   --progress            say what it is doing on stderr even when\n"
+	"                         that is no terminal\n";
 
 /*
  * At most this many inputs are open at once: the default `ulimit -n` is
@@ -154,6 +160,7 @@ static uint64_t parse_weight(const char *s)
 struct opts {
 	const char *out;
 	int normalize;
+	unsigned flags;         /* LP_MERGE_* */
 };
 
 static void parse_args(int argc, const char **argv, struct opts *o,
@@ -187,6 +194,9 @@ static void parse_args(int argc, const char **argv, struct opts *o,
 			add_operand(in, argv[++i], parse_weight(v));
 		} else if (!strcmp(arg, "--normalize")) {
 			o->normalize = 1;
+		} else if (!strcmp(arg, "--allow-different-builds")) {
+			o->flags |= LP_MERGE_ANY_BUILD;
+		} else if (lp_progress_option(arg)) {
 		} else {
 			lp_die("unknown option '%s' "
 			       "(see 'likelyprof merge --help')", arg);
@@ -200,6 +210,7 @@ static void parse_args(int argc, const char **argv, struct opts *o,
 struct job {
 	struct lp_merge_input *in;
 	size_t n;
+	unsigned flags;
 };
 
 static void print_diag(const struct lp_diag *diag, int err)
@@ -223,7 +234,7 @@ static int merge_job(FILE *f, void *ctx)
 	if (bufsize > ((size_t)1 << 20))
 		bufsize = (size_t)1 << 20;
 	while ((err = lp_merge_write(f, job->in, job->n, NULL, bufsize,
-				     &diag)) == LP_MERGE_AGAIN) {
+				     job->flags, &diag)) == LP_MERGE_AGAIN) {
 		if (fflush(f) || fseeko(f, 0, SEEK_SET) ||
 		    ftruncate(fileno(f), 0))
 			return -1;
@@ -266,13 +277,14 @@ static void remove_temps(struct lp_merge_input *in, size_t n)
  * of @dir; returns the temporary files (@*n of them), or NULL (printed).
  */
 static struct lp_merge_input *merge_groups(struct lp_merge_input *in,
-					   size_t *n, const char *dir)
+					   size_t *n, const char *dir,
+					   unsigned flags)
 {
 	size_t groups = (*n + FANIN - 1) / FANIN, g;
 	struct lp_merge_input *t = lp_xcalloc(groups, sizeof(*t));
 
 	for (g = 0; g < groups; g++) {
-		struct job job = { in + g * FANIN, FANIN };
+		struct job job = { in + g * FANIN, FANIN, flags };
 		char *path = lp_xstrfmt("%s/.likelyprof-merge.XXXXXX", dir);
 		int fd = mkstemp(path);
 		FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
@@ -280,6 +292,8 @@ static struct lp_merge_input *merge_groups(struct lp_merge_input *in,
 
 		if (g == groups - 1)
 			job.n = *n - g * FANIN;
+		lp_progress(0, "merging group %zu of %zu (%zu inputs)", g + 1,
+			    groups, job.n);
 		t[g].path = path;
 		if (!f) {
 			lp_error("cannot write '%s': %s", path,
@@ -366,16 +380,28 @@ static struct lp_profile **read_unrepeatable(struct inputs *in)
 	return mem;
 }
 
-static int merge_inputs(struct inputs *in, const char *out)
+/* Big inputs are worth a sign of life before the one long pass. */
+static int inputs_big(const struct inputs *in)
 {
-	struct job job = { in->v, in->nr };
+	unsigned long long bytes = 0;
+	size_t i;
+
+	for (i = 0; i < in->nr && !lp_progress_big(bytes); i++)
+		bytes += lp_progress_file_size(in->v[i].path);
+	return lp_progress_big(bytes);
+}
+
+static int merge_inputs(struct inputs *in, const char *out, unsigned flags)
+{
+	struct job job = { in->v, in->nr, flags };
 	struct lp_merge_input *temps = NULL;
 	char *dir = temp_folder(out);
 	int err;
 
 	while (job.n > FANIN) {
 		size_t n = job.n;
-		struct lp_merge_input *next = merge_groups(job.in, &n, dir);
+		struct lp_merge_input *next = merge_groups(job.in, &n, dir,
+							   flags);
 
 		/* the level before is summed up in the new one */
 		if (temps)
@@ -387,7 +413,10 @@ static int merge_inputs(struct inputs *in, const char *out)
 		temps = job.in = next;
 		job.n = n;
 	}
+	lp_progress(inputs_big(in), "merging %zu input%s into %s", job.n,
+		    lp_plural(job.n), out);
 	err = lp_write_file_with(out, merge_job, &job, 1);
+	lp_progress_end();
 	if (temps)
 		remove_temps(temps, job.n);
 	free(dir);
@@ -397,7 +426,7 @@ static int merge_inputs(struct inputs *in, const char *out)
 int cmd_merge(int argc, const char **argv)
 {
 	struct inputs in = { NULL, 0, 0, 0 };
-	struct opts o = { NULL, 0 };
+	struct opts o = { NULL, 0, 0 };
 	struct lp_profile **mem;
 	size_t i;
 	int err;
@@ -417,7 +446,7 @@ int cmd_merge(int argc, const char **argv)
 	mem = read_unrepeatable(&in);
 	if (o.normalize)
 		normalize(in.v, in.nr);
-	err = merge_inputs(&in, o.out);
+	err = merge_inputs(&in, o.out, o.flags);
 	for (i = 0; i < in.nr; i++) {
 		free((char *)in.v[i].path);
 		lp_profile_release(mem[i]);
