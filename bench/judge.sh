@@ -40,25 +40,14 @@ for tool in valgrind objdump readelf; do
 	fi
 done
 
-fetch_src() {
-	(
-		HERE=$root/tests/real
-		. "$root/tests/real/lib.sh"
-		REAL_DIR=$BENCH_REAL_DIR
-		APT_DIR=$REAL_DIR/apt
-		SRC_DIR=$REAL_DIR/src
-		mkdir -p "$REAL_DIR"
-		fetch "$1" "$work/fetch-$1.log"
-	)
-}
-
 # tree PROGRAM DIR: the program's sources in DIR
 tree() {
 	mkdir -p "$2" || return 1
 	case $1 in
 	workload) cp "$here/workload/"*.c "$here/workload/"*.h "$2/" ;;
 	lz4 | zstd)
-		t=$(fetch_src "$([ "$1" = zstd ] && echo libzstd || echo lz4)") &&
+		p=$([ "$1" = zstd ] && echo libzstd || echo lz4)
+		t=$(real_src "$p" "$work/fetch-$p.log") &&
 			[ -n "$t" ] &&
 			tar -xf "$t" -C "$2" --strip-components=1 ;;
 	esac

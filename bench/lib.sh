@@ -26,6 +26,23 @@ have() {
 	command -v "$1" >/dev/null 2>&1
 }
 
+# --- real projects
+
+# real_src PACKAGE LOG: the upstream tarball of a Debian source package,
+# fetched as tests/real fetches it and kept in BENCH_REAL_DIR; its path
+# on stdout, or a failure with the reason at the end of LOG.
+real_src() {
+	(
+		HERE=$root/tests/real
+		. "$root/tests/real/lib.sh"
+		REAL_DIR=${BENCH_REAL_DIR:-$root/build/real}
+		APT_DIR=$REAL_DIR/apt
+		SRC_DIR=$REAL_DIR/src
+		mkdir -p "$REAL_DIR"
+		fetch "$1" "$2"
+	)
+}
+
 # --- building
 
 # The wrapper when it is built, so the variant is what users get; else the

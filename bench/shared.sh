@@ -92,18 +92,6 @@ pic_evals=$(field evaluations "$run/ref")
 # --- jemalloc
 
 jemalloc_note=
-jemalloc_src() {
-	(
-		HERE=$root/tests/real
-		. "$root/tests/real/lib.sh"
-		REAL_DIR=$BENCH_REAL_DIR
-		APT_DIR=$REAL_DIR/apt
-		SRC_DIR=$REAL_DIR/src
-		mkdir -p "$REAL_DIR"
-		fetch jemalloc "$work/fetch.log"
-	)
-}
-
 # build_jemalloc VARIANT TARBALL: configure and build libjemalloc.so
 build_jemalloc() {
 	d=$bin/jemalloc-$1
@@ -126,7 +114,7 @@ build_jemalloc() {
 jemalloc_variants=
 if ! [ -x "${LIKELYPROF:-}" ]; then
 	jemalloc_note="not measured: jemalloc's configure needs the command"
-elif tarball=$(jemalloc_src) && [ -n "$tarball" ]; then
+elif tarball=$(real_src jemalloc "$work/fetch.log") && [ -n "$tarball" ]; then
 	say "building jemalloc ($(basename "$tarball")): $variants"
 	for v in $variants; do
 		if build_jemalloc "$v" "$tarball"; then
