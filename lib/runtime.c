@@ -80,6 +80,7 @@ struct lp_dynsite {
 #define LP_BUILD_ID_MAX 64
 struct lp_build {
 	uintptr_t bias;                 /* dlpi_addr: one per loaded object */
+	uintptr_t lo, hi;               /* its segments, while it is loaded */
 	char hex[2 * LP_BUILD_ID_MAX + 1];
 	const char *path;
 	struct lp_build *next;
@@ -674,7 +675,7 @@ struct build_find {
 	const void *addr;               /* in the object; NULL: the program */
 	char *hex;
 	int found;
-	uintptr_t bias;
+	uintptr_t bias, lo, hi;
 	int is_program;
 	char name[PATH_MAX];
 };
@@ -716,20 +717,25 @@ static int notes_build_id(const unsigned char *p, size_t len, char *hex)
 	return 0;
 }
 
-static int holds(const struct dl_phdr_info *info, const void *addr)
+/* The span of an object's loaded segments, into *@lo and *@hi. */
+static void load_span(const struct dl_phdr_info *info, uintptr_t *lo,
+		      uintptr_t *hi)
 {
-	uintptr_t a = (uintptr_t)addr;
 	int i;
 
+	*lo = UINTPTR_MAX;
+	*hi = 0;
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
 
-		if (ph->p_type == PT_LOAD && a >= start &&
-		    a - start < ph->p_memsz)
-			return 1;
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (start < *lo)
+			*lo = start;
+		if (start + ph->p_memsz > *hi)
+			*hi = start + ph->p_memsz;
 	}
-	return 0;
 }
 
 /* dl_iterate_phdr() lists the program first. */
@@ -739,7 +745,9 @@ static int build_cb(struct dl_phdr_info *info, size_t size, void *data)
 	int i;
 
 	(void)size;
-	if (f->addr && !holds(info, f->addr)) {
+	load_span(info, &f->lo, &f->hi);
+	if (f->addr && ((uintptr_t)f->addr < f->lo ||
+			(uintptr_t)f->addr >= f->hi)) {
 		f->is_program = 0;
 		return 0;
 	}
@@ -759,8 +767,9 @@ static int build_cb(struct dl_phdr_info *info, size_t size, void *data)
 
 /*
  * Notes the build-id of the object holding @anchor (NULL: the program),
- * once per loaded object.  The program is listed first and has no name
- * of its own there.
+ * once per loaded object.  Every unit's constructor asks: an anchor in an
+ * object noted before costs no walk of the loader's list.  The program
+ * is listed first and has no name of its own there.
  */
 static void build_note(const void *anchor)
 {
@@ -768,6 +777,9 @@ static void build_note(const void *anchor)
 	char hex[2 * LP_BUILD_ID_MAX + 1];
 	struct lp_build *b, **tail;
 
+	for (b = rt.builds; anchor && b; b = b->next)
+		if ((uintptr_t)anchor >= b->lo && (uintptr_t)anchor < b->hi)
+			return;
 	memset(&f, 0, sizeof(f));
 	f.addr = anchor;
 	f.hex = hex;
@@ -787,10 +799,22 @@ static void build_note(const void *anchor)
 		return;
 	memcpy(b->hex, hex, sizeof(hex));
 	b->bias = f.bias;
+	b->lo = f.lo;
+	b->hi = f.hi;
 	b->path = f.is_program || !f.name[0] ? rt.program :
 		  arena_strdup(f.name);
 	b->next = NULL;
 	*tail = b;
+}
+
+/* dlclose(): its build stays in the profile, its addresses may be reused. */
+static void build_unmapped(const void *anchor)
+{
+	struct lp_build *b;
+
+	for (b = rt.builds; b; b = b->next)
+		if ((uintptr_t)anchor >= b->lo && (uintptr_t)anchor < b->hi)
+			b->lo = b->hi = 0;
 }
 
 static struct lp_module *module_find(const struct lp_site *site)
@@ -988,6 +1012,7 @@ LP_API void lp__module_remove(const struct lp_site *first,
 			rt.dyn_orphans++;
 		}
 	listed_forget(base);
+	build_unmapped(anchor ? anchor : (const void *)first);
 out:
 	unlock();
 	errno = saved;
@@ -1351,15 +1376,18 @@ LP_API void lp__module_list(const struct lp_site_listing *first,
 	int saved = errno;
 	const struct lp_site_listing *r;
 
-	(void)anchor;
 	lock();
 	init_locked();
 	build_note(anchor ? anchor : (const void *)first);
 	if (first && last > first && !listed_before(first))
-		for (r = first; r < last; r++)
-			if (r->site.abi == LP_SITE_ABI && !dyn_find(r->key) &&
-			    !(rt.dyn_orphans && dyn_revive(r)))
+		for (r = first; r < last; r++) {
+			if (r->site.abi != LP_SITE_ABI)
+				continue;
+			/* a known key (its module back in place), or new */
+			if (!rt.dyn_orphans || dyn_find(r->key) ||
+			    !dyn_revive(r))
 				dyn_get(r->key, &r->site);
+		}
 	unlock();
 	init_unlocked();
 	errno = saved;
