@@ -377,15 +377,31 @@ static const char *other_build(const struct lp_profile *p, const char *path,
 	return NULL;
 }
 
+/* The first of the @n inputs @srcs with build record @v. */
+static const char *build_owner(struct src *srcs, size_t n, const char *v)
+{
+	size_t k, i;
+
+	for (k = 0; k < n; k++) {
+		const struct lp_profile *p = src_meta(&srcs[k]);
+
+		for (i = 0; i < p->meta_nr; i++)
+			if (!strcmp(p->meta[i].key, LP_META_BUILD) &&
+			    !strcmp(p->meta[i].value, v))
+				return src_name(srcs[k].in);
+	}
+	return "an input";
+}
+
 /*
- * The builds every input came from, each once.  Two builds of one path
- * are two programs whose sites meet by key only where their sources
- * happen to agree, so they are refused unless LP_MERGE_ANY_BUILD.
+ * The builds every input came from, each once, into @meta.  Two builds
+ * of one path are two programs whose sites meet by key only where their
+ * sources happen to agree, so they are refused unless LP_MERGE_ANY_BUILD.
  */
 static int merge_builds(struct lp_profile *meta, struct src *srcs, size_t n,
 			unsigned flags, struct lp_diag *diag)
 {
-	size_t i, j, k;
+	size_t i, j;
 
 	for (i = 0; i < n; i++) {
 		const struct lp_profile *p = src_meta(&srcs[i]);
@@ -396,10 +412,9 @@ static int merge_builds(struct lp_profile *meta, struct src *srcs, size_t n,
 
 			if (strcmp(p->meta[j].key, LP_META_BUILD))
 				continue;
-			for (k = 0; hl && k < i && !o; k++)
-				o = other_build(src_meta(&srcs[k]), v + hl + 1,
-						v, hl);
-			if (o && !(flags & LP_MERGE_ANY_BUILD)) {
+			if (hl && !(flags & LP_MERGE_ANY_BUILD))
+				o = other_build(meta, v + hl + 1, v, hl);
+			if (o) {
 				snprintf(diag->msg, sizeof(diag->msg),
 					 "%s: profiles of different builds of "
 					 "'%s': %.*s in %s, %.*s in %s (merge "
@@ -407,7 +422,7 @@ static int merge_builds(struct lp_profile *meta, struct src *srcs, size_t n,
 					 "--allow-different-builds)",
 					 src_name(srcs[i].in), v + hl + 1,
 					 (int)build_hex_len(o), o,
-					 src_name(srcs[k - 1].in), (int)hl, v,
+					 build_owner(srcs, n, o), (int)hl, v,
 					 src_name(srcs[i].in));
 				return -LP_ECONFLICT;
 			}
