@@ -50,14 +50,15 @@ VERSION := $(shell sed -n 's/^\#define LP_VERSION_\(MAJOR\|MINOR\|RELEASE\)  *\(
 
 # The runtime: what instrumented programs link.  Async-signal-safe
 # formatting only; no profile parsing.
-RT_SRC   = lib/runtime.c lib/format.c lib/error.c lib/mark.c
+RT_SRC   = lib/runtime.c lib/format.c lib/error.c lib/mark.c \
+	   lib/stub-x86_64.c
 # Everything else in lib/ serves the command.
 PROF_SRC = $(filter-out $(RT_SRC),$(wildcard lib/*.c))
 TOOL_SRC = $(wildcard tools/*.c tools/fix/*.c tools/report/*.c tools/judge/*.c)
 TOOL_MAIN = tools/likelyprof.c
 
 RT_OBJ   = $(RT_SRC:%.c=$(OBJ)/pic/%.o)
-PROF_OBJ = $(PROF_SRC:%.c=$(OBJ)/%.o) $(filter-out %/runtime.o,$(RT_SRC:%.c=$(OBJ)/%.o))
+PROF_OBJ = $(PROF_SRC:%.c=$(OBJ)/%.o) $(filter-out %/runtime.o %/stub-x86_64.o,$(RT_SRC:%.c=$(OBJ)/%.o))
 TOOL_OBJ = $(TOOL_SRC:%.c=$(OBJ)/%.o)
 # The command's code without main(), for unit tests.
 CORE_OBJ = $(PROF_OBJ) $(filter-out $(OBJ)/$(TOOL_MAIN:.c=.o),$(TOOL_OBJ))

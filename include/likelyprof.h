@@ -352,7 +352,7 @@ extern const struct lp_site_listing __stop_lp_sites_cxx[]
  * function.
  */
 void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site);
-__attribute__((weak, visibility("hidden"), cold, noinline, unused))
+__attribute__((weak, visibility("hidden"), cold, noinline, used))
 void lp__enter_cold(struct lp_counter *counter, const struct lp_site *site)
 {
 	lp__enter(counter, site, __start_lp_sites, __stop_lp_sites);
@@ -442,17 +442,17 @@ static void lp__unit_unload(void)
 #define LP_COUNT_(ctr, v, c, is_const, enter)                           \
 	do {                                                            \
 		if (is_const) {                                         \
-			if ((__builtin_expect)(LP_BUMP_(ctr, constant), 0)) \
-				enter;                                  \
+			LP_TICK_(ctr, constant, enter);                 \
 		} else if ((v) == (c)) {                                \
 			LP_PIN_(v, c);                                  \
-			if ((__builtin_expect)(LP_BUMP_(ctr, correct), 0)) \
-				enter;                                  \
+			LP_TICK_(ctr, correct, enter);                  \
 		} else {                                                \
-			if ((__builtin_expect)(LP_BUMP_(ctr, incorrect), 0)) \
-				enter;                                  \
+			LP_TICK_(ctr, incorrect, enter);                \
 		}                                                       \
 	} while (0)
+/* One evaluation: the increment, and the cold call on the first. */
+#define LP_TICK_(ctr, field, enter)                                     \
+	((__builtin_expect)(LP_BUMP_(ctr, field), 0) ? (enter) : (void)0)
 
 /*
  * LP_INC_(x) adds one and is true when x was armed (the first count).
@@ -550,6 +550,65 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 	lp__ctr_addr; })
 #else
 #define LP_TLS_SECTION_
+#endif
+
+/*
+ * The first count without a visible call, for C on x86-64.  A call the
+ * compiler can see, taken or not, makes the function a caller: values
+ * that live across it move to callee-saved registers that every entry
+ * pushes and pops, and a leaf loses its red zone (jemalloc's free() went
+ * from no stack frame to six pushes and pops).  Here the increment, the
+ * test and the cold path are one asm statement: the cold path sits at the
+ * end of the function's section (.subsection 1), steps over the red zone,
+ * keeps %rax, and hands the counter, the record and the module's
+ * lp__enter_cold to lp__enter_stub in the runtime, which keeps every
+ * other register and the vector state (lib/stub-x86_64.c).  The compiler
+ * sees one instruction's worth of effects, the flags.  Counters are named
+ * in the assembler's text: anchored in -fPIC code, by their offset from
+ * the thread pointer (local-exec) in an executable.  Not under LTO (the
+ * names would meet in one assembler file) nor where anchoring is off.
+ */
+#if !defined(__cplusplus) && defined(__x86_64__) && !defined(__ILP32__) && \
+	defined(__ELF__) && !defined(LP_TSAN_) &&                       \
+	!defined(LIKELYPROF_NO_ANCHOR) && !defined(LIKELYPROF_NO_STUB) && \
+	(defined(LP_ANCHORED_) || !defined(__PIC__) || defined(__PIE__))
+#define LP_STUB_CALL_(site)                                             \
+	"leaq lp__enter_cold(%%rip), %%rax\n\tpushq %%rax\n\t"          \
+	"leaq " site "(%%rip), %%rax\n\tpushq %%rax\n\t"                 \
+	"call *lp__enter_stub@GOTPCREL(%%rip)\n\t"                      \
+	"leaq 24(%%rsp), %%rsp\n\tpopq %%rax\n\t"                       \
+	"leaq 128(%%rsp), %%rsp\n\tjmp 1b\n\t.subsection 0"
+#define LP_STUB_COLD_ "je 2f\n1:\n\t.subsection 1\n2:\n\t"            \
+	"leaq -128(%%rsp), %%rsp\n\tpushq %%rax\n\t"
+#ifdef LP_ANCHORED_
+/* the counter's address: tp + the anchor's offset + the distance */
+#define LP_STUB_TICK_(n, field) __asm__ __volatile__(                    \
+	"addq $1, %%fs:" LP_CTR_SYM_("%c1") "+%c2-lp__tls.anchor(%0)\n\t" \
+	LP_STUB_COLD_ "pushq %0\n\tmovq %%fs:0, %%rax\n\t"               \
+	"addq %%rax, (%%rsp)\n\t"                                       \
+	"addq $" LP_CTR_SYM_("%c1") "-lp__tls.anchor, (%%rsp)\n\t"       \
+	LP_STUB_CALL_("%c3")                                            \
+	: : "r"(LP_ANCHOR_BASE_), "i"(n),                               \
+	  "i"(__builtin_offsetof(struct lp_counter, field)),            \
+	  "i"(&LP_CAT(lp__site_, n)) : "cc")
+#else
+#define LP_CTR_SYM_(k) "lp__tls.ctr" k
+#define LP_STUB_TICK_(n, field) __asm__ __volatile__(                    \
+	"addq $1, %%fs:" LP_CTR_SYM_("%c0") "@tpoff+%c1\n\t"              \
+	LP_STUB_COLD_ "movq %%fs:0, %%rax\n\t"                           \
+	"leaq " LP_CTR_SYM_("%c0") "@tpoff(%%rax), %%rax\n\t"             \
+	"pushq %%rax\n\t" LP_STUB_CALL_("%c2")                           \
+	: : "i"(n), "i"(__builtin_offsetof(struct lp_counter, field)),  \
+	  "i"(&LP_CAT(lp__site_, n)) : "cc")
+#undef LP_CTR_ATTRS_
+#define LP_CTR_ATTRS_(n) __asm__(LP_CTR_SYM_(LP_STRINGIFY(n)))          \
+	__attribute__((used))
+#undef LP_CTR_
+#define LP_CTR_(n) n
+#endif
+#undef LP_TICK_
+#define LP_TICK_(n, field, enter)                                       \
+	__extension__ ({ LP_STUB_TICK_(n, field); (void)0; })
 #endif
 
 /*
@@ -668,22 +727,17 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #ifdef LIKELYPROF_ALL_BRANCHES
 #undef LP_COUNT_
 #define LP_COUNT_(ctr, v, c, is_const, enter)                           \
-	((is_const) ?                                                   \
-	 ((__builtin_expect)(LP_BUMP_(ctr, constant), 0) ?              \
-	  (enter) : (void)0) :                                          \
+	((is_const) ? LP_TICK_(ctr, constant, enter) :                  \
 	 ((v) == (c)) ?                                                 \
-	 ((void)LP_PIN_(v, c),                                          \
-	  (__builtin_expect)(LP_BUMP_(ctr, correct), 0) ?               \
-	  (enter) : (void)0) :                                          \
-	 ((__builtin_expect)(LP_BUMP_(ctr, incorrect), 0) ?             \
-	  (enter) : (void)0))
+	 ((void)LP_PIN_(v, c), LP_TICK_(ctr, correct, enter)) :         \
+	 LP_TICK_(ctr, incorrect, enter))
 /*
  * A hint's constant counts as correct, as the kernel counts it; an if has
  * no expectation, so a folded one counts as constant and by its value.
  */
 #define LP_COUNT_IF_(ctr, v, c, is_const, enter)                        \
-	((is_const) && (__builtin_expect)(LP_BUMP_(ctr, constant), 0) ? \
-	 (enter) : (void)0, LP_COUNT_(ctr, v, c, 0, enter))
+	((is_const) ? LP_TICK_(ctr, constant, enter) : (void)0,         \
+	 LP_COUNT_(ctr, v, c, 0, enter))
 #define LP_IF_C_(e, n) LP_SITE_C_(e, (e), !!(e), 0, LP_EXPECT_IF, IF, n)
 #define if(...) if (LP_IF_C_((__VA_ARGS__), __COUNTER__))
 #endif

@@ -41,6 +41,7 @@
 
 #include "likelyprof.h"
 #include "profile.h"
+#include "stub.h"
 
 /* counts[] indices, in the order struct lp_counter keeps them */
 enum { C_CORRECT, C_INCORRECT, C_CONSTANT, C_N };
@@ -1049,6 +1050,12 @@ static struct lp_thread *thread_self(void)
  */
 static void thread_arm_exit(struct lp_thread *t)
 {
+	/*
+	 * glibc keeps the first 32 keys in the thread's own block; past them
+	 * it may calloc, which a first count from the stub must not do.
+	 */
+	if (LP_IN_STUB() && rt.thread_key >= 32)
+		return;
 	if (t && rt.have_key && !pthread_getspecific(rt.thread_key))
 		pthread_setspecific(rt.thread_key, t);
 }
@@ -1221,7 +1228,9 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	if (m && site >= m->first && site < m->last)
 		enter_locked(ctr, site, &m->cells[site - m->first]);
 	unlock();
-	init_unlocked();
+	/* from the stub: the runtime's constructor does it, allocating */
+	if (!LP_IN_STUB())
+		init_unlocked();
 	thread_arm_exit(self);
 	errno = saved;
 }

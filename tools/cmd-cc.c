@@ -979,8 +979,6 @@ static int wants_colour(const struct mode *m)
 static void tls_initial_exec(struct cc *cc, const struct mode *m)
 {
 	args_push(&cc->instrument, "-DLIKELYPROF_TLS_INITIAL_EXEC");
-	if (m->lto)
-		args_push(&cc->instrument, "-DLIKELYPROF_NO_ANCHOR");
 	if (m->data_sections)
 		args_push(&cc->instrument, "-DLIKELYPROF_DATA_SECTIONS");
 }
@@ -1013,6 +1011,9 @@ static int run_command(struct cc *cc)
 		args_push(&cc->instrument, "-include");
 		args_push(&cc->instrument,
 			  own(cc, lp_xstrfmt("%s/likelyprof.h", inc)));
+		/* counters named in asm text would meet in one LTO unit */
+		if (m->lto)
+			args_push(&cc->instrument, "-DLIKELYPROF_NO_ANCHOR");
 		if (m->pic && pic_tls_initial_exec())
 			tls_initial_exec(cc, m);
 		else if (m->pic && supports_tls_descriptors(&cc->compiler))

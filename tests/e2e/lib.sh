@@ -46,6 +46,19 @@ san_flags() {
 	fi
 }
 
+# func_disasm OBJ FUNC: objdump -d of FUNC alone, within its symbol's
+# size: the stubs of first counts sit after the section's last function,
+# outside every symbol, and a listing up to the next blank line would
+# take them in.
+func_disasm() {
+	set -- "$1" "$2" $(nm -S "$1" | awk -v fn="$2" '$4 == fn { print $1, $2; exit }')
+	[ $# = 4 ] || return 1
+	echo "$(printf '%016x' $((0x$3))) <$2>:"
+	objdump -d --no-show-raw-insn --start-address=$((0x$3)) \
+		--stop-address=$((0x$3 + 0x$4)) "$1" | sed -n '/^ *[0-9a-f]*:/p'
+	echo
+}
+
 # site_counts PROFILE FILE FUNC [UNIT] [COND-PREFIX] -> "correct incorrect"
 # summed over matching site records of a raw profile, or "missing".
 site_counts() {

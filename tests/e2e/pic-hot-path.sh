@@ -76,13 +76,14 @@ check_lang() {
 	) > "$out/build.log" 2>&1 ||
 		{ fail "$cc $lang: build failed"; cat "$out/build.log"; return; }
 
-	objdump -d --no-show-raw-insn "$out/libhot.so" > "$out/lib.dis"
 	(cd "$out" && CC=$cc CXX=$cc $LIKELYPROF $lang $flags -fPIC -c \
 		hot.$ext -o hot.o) >> "$out/build.log" 2>&1 &&
 		objdump -dr "$out/hot.o" > "$out/hot.dis" ||
 		{ fail "$cc $lang: hot.o failed"; cat "$out/build.log"; return; }
 	fn=hot
 	[ "$lang" = c++ ] && fn=_Z3hotPKii
+	func_disasm "$out/libhot.so" "$fn" > "$out/lib.dis" ||
+		{ fail "$cc $lang: no $fn in libhot.so"; return; }
 	set -- $(fs_accesses "$out/lib.dis" "$fn")
 	[ "$1" = 0 ] || fail "$cc $lang: $1 TLS calls in hot()"
 	[ "$2" -ge 1 ] && [ "$2" -le 6 ] ||
