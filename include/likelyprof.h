@@ -568,38 +568,57 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
  * the thread pointer (local-exec) in an executable.  Not under LTO (the
  * names would meet in one assembler file) nor where anchoring is off.
  */
-#if !defined(__cplusplus) && defined(__x86_64__) && !defined(__ILP32__) && \
-	defined(__ELF__) && !defined(LP_TSAN_) &&                       \
-	!defined(LIKELYPROF_NO_ANCHOR) && !defined(LIKELYPROF_NO_STUB) && \
-	(defined(LP_ANCHORED_) || !defined(__PIC__) || defined(__PIE__))
-#define LP_STUB_CALL_(site)                                             \
-	"leaq lp__enter_cold(%%rip), %%rax\n\tpushq %%rax\n\t"          \
-	"leaq " site "(%%rip), %%rax\n\tpushq %%rax\n\t"                 \
-	"call *lp__enter_stub@GOTPCREL(%%rip)\n\t"                      \
-	"leaq 24(%%rsp), %%rsp\n\tpopq %%rax\n\t"                       \
-	"leaq 128(%%rsp), %%rsp\n\tjmp 1b\n\t.subsection 0"
-#define LP_STUB_COLD_ "je 2f\n1:\n\t.subsection 1\n2:\n\t"            \
-	"leaq -128(%%rsp), %%rsp\n\tpushq %%rax\n\t"
-#ifdef LP_ANCHORED_
-/* the counter's address: tp + the anchor's offset + the distance */
-#define LP_STUB_TICK_(n, field) __asm__ __volatile__(                    \
-	"addq $1, %%fs:" LP_CTR_SYM_("%c1") "+%c2-lp__tls.anchor(%0)\n\t" \
-	LP_STUB_COLD_ "pushq %0\n\tmovq %%fs:0, %%rax\n\t"               \
-	"addq %%rax, (%%rsp)\n\t"                                       \
-	"addq $" LP_CTR_SYM_("%c1") "-lp__tls.anchor, (%%rsp)\n\t"       \
-	LP_STUB_CALL_("%c3")                                            \
-	: : "r"(LP_ANCHOR_BASE_), "i"(n),                               \
-	  "i"(__builtin_offsetof(struct lp_counter, field)),            \
-	  "i"(&LP_CAT(lp__site_, n)) : "cc")
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__) &&    \
+	!defined(LP_TSAN_) && !defined(LIKELYPROF_NO_ANCHOR) &&         \
+	!defined(LIKELYPROF_NO_STUB) &&                                 \
+	(defined(LP_ANCHORED_) || !defined(__PIC__) || defined(__PIE__)) && \
+	(!defined(__cplusplus) || (defined(__OPTIMIZE__) &&             \
+	 !defined(LIKELYPROF_NO_CXX_LISTING)))
+#define LP_STUB_ 1
+#ifndef LP_CTR_SYM_
+#ifdef __cplusplus
+#define LP_CTR_SYM_(k) "_ZN12_GLOBAL__N_18lp__slotILi" k "EE7counterE"
 #else
 #define LP_CTR_SYM_(k) "lp__tls.ctr" k
-#define LP_STUB_TICK_(n, field) __asm__ __volatile__(                    \
-	"addq $1, %%fs:" LP_CTR_SYM_("%c0") "@tpoff+%c1\n\t"              \
-	LP_STUB_COLD_ "movq %%fs:0, %%rax\n\t"                           \
-	"leaq " LP_CTR_SYM_("%c0") "@tpoff(%%rax), %%rax\n\t"             \
-	"pushq %%rax\n\t" LP_STUB_CALL_("%c2")                           \
-	: : "i"(n), "i"(__builtin_offsetof(struct lp_counter, field)),  \
-	  "i"(&LP_CAT(lp__site_, n)) : "cc")
+#endif
+#endif
+#ifdef LP_ANCHORED_
+/* the counter: tp + the anchor's offset (%[base]) + the distance */
+#define LP_STUB_INC_ "addq $1, %%fs:" LP_CTR_SYM_("%c[n]")                \
+	"+%c[off]-lp__tls.anchor(%[base])\n\t"
+#define LP_STUB_ADDR_ "pushq %[base]\n\tmovq %%fs:0, %%rax\n\t"           \
+	"addq %%rax, (%%rsp)\n\t"                                       \
+	"addq $" LP_CTR_SYM_("%c[n]") "-lp__tls.anchor, (%%rsp)\n\t"
+#define LP_STUB_BASE_ [base] "r"(LP_ANCHOR_BASE_),
+#else
+/* the counter: tp + its offset, known at link time (local-exec) */
+#define LP_STUB_INC_ "addq $1, %%fs:" LP_CTR_SYM_("%c[n]")                \
+	"@tpoff+%c[off]\n\t"
+#define LP_STUB_ADDR_ "movq %%fs:0, %%rax\n\t"                            \
+	"leaq " LP_CTR_SYM_("%c[n]") "@tpoff(%%rax), %%rax\n\tpushq %%rax\n\t"
+#define LP_STUB_BASE_
+#endif
+/*
+ * @record: asm that comes first (C++ lays its listing record out there);
+ * @enter: the module's function that takes the counter and @rec.
+ */
+#define LP_STUB_ASM_(record, enter, rec, num, fld, ...)                \
+	__asm__ __volatile__(record LP_STUB_INC_ "je 2f\n1:\n\t"           \
+		".subsection 1\n2:\n\tleaq -128(%%rsp), %%rsp\n\t"        \
+		"pushq %%rax\n\t" LP_STUB_ADDR_                           \
+		"leaq " enter "(%%rip), %%rax\n\tpushq %%rax\n\t"         \
+		"leaq " rec "(%%rip), %%rax\n\tpushq %%rax\n\t"           \
+		"call *lp__enter_stub@GOTPCREL(%%rip)\n\t"              \
+		"leaq 24(%%rsp), %%rsp\n\tpopq %%rax\n\t"               \
+		"leaq 128(%%rsp), %%rsp\n\tjmp 1b\n\t.subsection 0"       \
+		: : LP_STUB_BASE_ [n] "i"(num),                         \
+		  [off] "i"(__builtin_offsetof(struct lp_counter, fld))   \
+		  __VA_ARGS__ : "cc")
+#ifndef __cplusplus
+#define LP_STUB_TICK_(n, field)                                          \
+	LP_STUB_ASM_("", "lp__enter_cold", "%c[rec]", n, field,          \
+		     , [rec] "i"(&LP_CAT(lp__site_, n)))
+#ifndef LP_ANCHORED_
 #undef LP_CTR_ATTRS_
 #define LP_CTR_ATTRS_(n) __asm__(LP_CTR_SYM_(LP_STRINGIFY(n)))          \
 	__attribute__((used))
@@ -609,6 +628,7 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #undef LP_TICK_
 #define LP_TICK_(n, field, enter)                                       \
 	__extension__ ({ LP_STUB_TICK_(n, field); (void)0; })
+#endif
 #endif
 
 /*
@@ -756,10 +776,30 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
  * travel as constant arguments; once lp__hit is inlined they feed only
  * the cold call, and the listing below.
  */
-#ifdef LP_ANCHORED_
+#if defined(LP_ANCHORED_) || defined(LP_STUB_)
 #define LP_CXX_CTR_(n) n
 #else
 #define LP_CXX_CTR_(n) lp__slot<n>::counter
+#endif
+#ifdef LP_STUB_
+/* only the stub's asm text names the counter: keep it */
+#define LP_CXX_USED_ __attribute__((used))
+
+/*
+ * The stub's cold call for C++ (see LP_STUB_ASM_): @r is the site's
+ * record as the same asm laid it out in "lp_sites_cxx".
+ */
+extern "C" void lp__enter_listed_cold(struct lp_counter *counter,
+				      const struct lp_site_listing *r);
+extern "C" __attribute__((weak, visibility("hidden"), cold, noinline, used))
+void lp__enter_listed_cold(struct lp_counter *counter,
+			   const struct lp_site_listing *r)
+{
+	lp__enter_dynamic(counter, const_cast<struct lp_site *>(r->key),
+			  &r->site);
+}
+#else
+#define LP_CXX_USED_
 #endif
 namespace {
 template <int N> struct lp__slot {
@@ -769,7 +809,7 @@ template <int N> struct lp__slot {
 };
 template <int N> struct lp_site lp__slot<N>::site;
 template <int N> __thread struct lp_counter lp__slot<N>::counter
-	LP_TLS_SECTION_ LP_TLS_MODEL_ = LP_COUNTER_INIT;
+	LP_TLS_SECTION_ LP_TLS_MODEL_ LP_CXX_USED_ = LP_COUNTER_INIT;
 
 /*
  * Builds the record only on the cold path, from constant arguments.  It
@@ -807,6 +847,26 @@ __attribute__((cold, noinline)) void lp__enter_cxx(long expect,
 #if defined(__OPTIMIZE__) && defined(__x86_64__) && !defined(__ILP32__) && \
 	!defined(LIKELYPROF_NO_CXX_LISTING)
 #define LP_CXX_INLINE_ __attribute__((always_inline)) inline
+#ifdef LP_STUB_
+/*
+ * With the stub, each increment's asm lays the record out itself and
+ * hands it to the cold call: the record of lp__hit's own parameters,
+ * which is why this macro can only be used there.
+ */
+#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line) ((void)0)
+#define LP_CXX_RECORD_ ".pushsection lp_sites_cxx,\"aw?\"\n\t.balign 8\n"  \
+	"3:\n\t.quad %c[key], %c[file], %c[func], %c[cond], %c[unit], "    \
+	"%c[expect]\n\t.long %c[line], %c[abi]\n\t.popsection\n\t"
+#undef LP_TICK_
+#define LP_TICK_(num, fld, enter)                                       \
+	(__extension__ ({ LP_STUB_ASM_(LP_CXX_RECORD_,                  \
+		"lp__enter_listed_cold", "3b", num, fld,                \
+		, [key] "i"(&lp__slot<num>::site), [file] "i"(file),    \
+		[func] "i"(func), [cond] "i"(cond), [unit] "i"(unit),   \
+		[expect] "i"(expect), [line] "i"(line),                 \
+		[abi] "i"(LP_SITE_ABI)); }),                            \
+	 false ? (enter) : (void)0)
+#else
 #define LP_CXX_LIST_(key, expect, file, func, cond, unit, line)           \
 	__asm__ __volatile__ LP_ASM_INLINE_(                            \
 		".pushsection lp_sites_cxx,\"aw?\"\n\t.balign 8\n\t"      \
@@ -814,6 +874,7 @@ __attribute__((cold, noinline)) void lp__enter_cxx(long expect,
 		".long %c6, %c7\n\t.popsection"                          \
 		: : "i"(key), "i"(file), "i"(func), "i"(cond), "i"(unit), \
 		  "i"(expect), "i"(line), "i"(LP_SITE_ABI))
+#endif
 #else
 #define LP_CXX_INLINE_ inline
 #define LP_CXX_LIST_(key, expect, file, func, cond, unit, line) ((void)0)

@@ -51,11 +51,12 @@ san_flags() {
 # outside every symbol, and a listing up to the next blank line would
 # take them in.
 func_disasm() {
-	set -- "$1" "$2" $(nm -S "$1" | awk -v fn="$2" '$4 == fn { print $1, $2; exit }')
-	[ $# = 4 ] || return 1
+	set -- "$1" "$2" $(objdump -t "$1" | awk -v fn="$2" '
+		$NF == fn && $(NF - 2) ~ /^\./ { print $1, $(NF - 2), $(NF - 1); exit }')
+	[ $# = 5 ] || return 1
 	echo "$(printf '%016x' $((0x$3))) <$2>:"
-	objdump -d --no-show-raw-insn --start-address=$((0x$3)) \
-		--stop-address=$((0x$3 + 0x$4)) "$1" | sed -n '/^ *[0-9a-f]*:/p'
+	objdump -d --no-show-raw-insn -j "$4" --start-address=$((0x$3)) \
+		--stop-address=$((0x$3 + 0x$5)) "$1" | sed -n '/^ *[0-9a-f]*:/p'
 	echo
 }
 

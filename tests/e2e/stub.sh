@@ -1,14 +1,16 @@
 #!/bin/sh
-# stub.sh - on x86-64 a C site's first count is called from an asm the
-# compiler cannot see (likelyprof.h, LP_STUB_TICK_), so the instrumented
-# code must keep the plain build's registers and stack frame:
+# stub.sh - on x86-64 a site's first count is called from an asm the
+# compiler cannot see (likelyprof.h, LP_STUB_ASM_), so the instrumented
+# code must keep the plain build's registers and stack frame, in C and
+# in optimised C++:
 #  - regs.c keeps integers, doubles and a vector live across 66 first
 #    counts in 5 threads; its output must equal the plain build's, built
 #    as an executable, as -fPIC code, and with -mavx2 where the CPU has
 #    it, and every evaluation must be counted;
 #  - leaf.c's functions make no call and push nothing when built plain;
-#    instrumented, they must push and call no more than plain (gcc and
-#    clang; executable, PIE and -fPIC code), and count exactly.
+#    instrumented, they must push and call no more than plain (gcc,
+#    clang, g++ and clang++; executable, PIE and -fPIC code), and count
+#    exactly.
 . "$(dirname "$0")/lib.sh"
 
 SRC=$E2E_DIR/stub
@@ -24,24 +26,26 @@ frame_ops() {
 		"$SCRATCH/func.dis"
 }
 
-# total_evals PROFILE FUNC -> evaluations of FUNC's sites (correct +
-# incorrect: a folded one is correct too)
+# total_evals PROFILE FUNC -> evaluations of FUNC's sites, or of all
+# sites for "" (correct + incorrect: a folded one is correct too)
 total_evals() {
-	awk -F'\t' -v fn="$2" '$1 == "site" && $8 == fn { n += $2 + $3 }
+	awk -F'\t' -v fn="$2" '$1 == "site" && (fn == "" || $8 == fn) { n += $2 + $3 }
 		END { print n + 0 }' "$1"
 }
 
 avx=
 grep -qw avx2 /proc/cpuinfo 2>/dev/null && avx=-mavx2
-compilers=${LP_E2E_COMPILERS:-gcc clang}
-for cc in $compilers; do
-	command -v "$cc" >/dev/null || { note "skip $cc: not installed"; continue; }
+
+# check COMPILER DRIVER LANG-FLAGS POP-SYMBOL PUSH-SYMBOL
+check() {
+	cc=$1 drv=$2 lang=$3 pop=$4 push=$5
 	out=$SCRATCH/$cc
 	mkdir -p "$out"
 	for f in "" -fPIC $avx; do
 		flags="-O2 -Wall -Wextra $(san_flags) $f -pthread"
-		"$cc" $flags "$SRC/regs.c" -o "$out/plain" &&
-		CC=$cc $LIKELYPROF cc $flags "$SRC/regs.c" -o "$out/inst" ||
+		"$cc" $lang $flags "$SRC/regs.c" -o "$out/plain" &&
+		CC=$cc CXX=$cc $LIKELYPROF $drv $lang $flags "$SRC/regs.c" \
+			-o "$out/inst" ||
 			{ fail "$cc $f: regs.c did not build"; continue; }
 		"$out/plain" > "$out/plain.out" &&
 		LIKELYPROF_FILE=$out/regs.lprof "$out/inst" > "$out/inst.out" ||
@@ -49,20 +53,20 @@ for cc in $compilers; do
 		cmp -s "$out/plain.out" "$out/inst.out" ||
 			fail "$cc $f: registers changed across a first count:
 $(diff "$out/plain.out" "$out/inst.out")"
-		# 64 sites per chains() call, 8 per vec(), 1 per straddle()
-		n=$(($(total_evals "$out/regs.lprof" chains) +
-		     $(total_evals "$out/regs.lprof" vec) +
-		     $(total_evals "$out/regs.lprof" straddle)))
+		# 64 sites per chains() call, 8 per vec(), 1 per straddle(),
+		# each called by 4 threads and main (straddle by the 4)
+		n=$(total_evals "$out/regs.lprof" "")
 		[ "$n" = 364 ] || fail "$cc $f: $n evaluations counted, want 364"
 	done
 
 	for f in "" -fPIE -fPIC; do
 		flags="-O2 -Wall -Wextra $f"
-		"$cc" $flags -c "$SRC/leaf.c" -o "$out/leaf-plain.o" &&
-		CC=$cc $LIKELYPROF cc $flags -c "$SRC/leaf.c" -o "$out/leaf.o" ||
+		"$cc" $lang $flags -c "$SRC/leaf.c" -o "$out/leaf-plain.o" &&
+		CC=$cc CXX=$cc $LIKELYPROF $drv $lang $flags -c "$SRC/leaf.c" \
+			-o "$out/leaf.o" ||
 			{ fail "$cc $f: leaf.c did not build"; continue; }
 		[ -n "$LP_SANITIZE" ] && continue
-		for fn in leaf_pop leaf_push; do
+		for fn in $pop $push; do
 			p=$(frame_ops "$out/leaf-plain.o" $fn)
 			i=$(frame_ops "$out/leaf.o" $fn)
 			[ "$p" != missing ] && [ "$i" != missing ] &&
@@ -70,11 +74,12 @@ $(diff "$out/plain.out" "$out/inst.out")"
 				fail "$cc $f: $fn pushes or calls $i times, plain $p"
 		done
 	done
-	"$cc" -O2 $(san_flags) "$SRC/leaf.c" "$SRC/main.c" -o "$out/leaf-plain" &&
-	CC=$cc $LIKELYPROF cc -O2 $(san_flags) "$SRC/leaf.c" "$SRC/main.c" \
-		-o "$out/leaf" &&
+	"$cc" $lang -O2 $(san_flags) "$SRC/leaf.c" "$SRC/main.c" \
+		-o "$out/leaf-plain" &&
+	CC=$cc CXX=$cc $LIKELYPROF $drv $lang -O2 $(san_flags) "$SRC/leaf.c" \
+		"$SRC/main.c" -o "$out/leaf" &&
 		LIKELYPROF_FILE=$out/leaf.lprof "$out/leaf" > "$out/leaf.out" ||
-		{ fail "$cc: leaf program failed"; continue; }
+		{ fail "$cc: leaf program failed"; return; }
 	"$out/leaf-plain" | cmp -s - "$out/leaf.out" ||
 		fail "$cc: leaf program printed $(cat "$out/leaf.out")"
 	# 1000 calls of each; leaf_pop's sizes above 448 (102 of them) leave
@@ -83,5 +88,14 @@ $(diff "$out/plain.out" "$out/inst.out")"
 	[ "$n" = 1000 ] || fail "$cc: leaf_push: $n evaluations, want 1000"
 	n=$(total_evals "$out/leaf.lprof" leaf_pop)
 	[ "$n" = 4694 ] || fail "$cc: leaf_pop: $n evaluations, want 4694"
+}
+
+for cc in ${LP_E2E_COMPILERS:-gcc clang}; do
+	command -v "$cc" >/dev/null || { note "skip $cc: not installed"; continue; }
+	check "$cc" cc "" leaf_pop leaf_push
+done
+for cxx in ${LP_E2E_CXX:-g++ clang++}; do
+	command -v "$cxx" >/dev/null || { note "skip $cxx: not installed"; continue; }
+	check "$cxx" c++ "-x c++" _Z8leaf_popm _Z9leaf_pushmPv
 done
 finish
