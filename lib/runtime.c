@@ -1202,6 +1202,18 @@ static unsigned drain_deferred(void)
 	return done;
 }
 
+/*
+ * The end of a first count, the lock let go.  From the stub the
+ * runtime's constructor registers the handlers instead: that allocates.
+ */
+static void enter_done(int saved)
+{
+	if (!LP_IN_STUB())
+		init_unlocked();
+	thread_arm_exit(self);
+	errno = saved;
+}
+
 LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 		      const struct lp_site *first, const struct lp_site *last)
 {
@@ -1228,11 +1240,7 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	if (m && site >= m->first && site < m->last)
 		enter_locked(ctr, site, &m->cells[site - m->first]);
 	unlock();
-	/* from the stub: the runtime's constructor does it, allocating */
-	if (!LP_IN_STUB())
-		init_unlocked();
-	thread_arm_exit(self);
-	errno = saved;
+	enter_done(saved);
 }
 
 static size_t dyn_hash(const struct lp_site *key)
@@ -1318,9 +1326,7 @@ LP_API void lp__enter_dynamic(struct lp_counter *ctr, struct lp_site *site,
 	if (d)
 		enter_locked(ctr, site, &d->cell);
 	unlock();
-	init_unlocked();
-	thread_arm_exit(self);
-	errno = saved;
+	enter_done(saved);
 }
 
 /*
