@@ -129,8 +129,9 @@ $(LIB32_SO): $(RT32_OBJ)
 		$(LDFLAGS) -ldl
 	ln -sf $(notdir $@).0 $@
 
+# -lm: the confidence interval of branch samples (lib/policy.c) takes a root
 $(CMD): $(TOOL_OBJ) $(PROF_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) -lm
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -140,7 +141,7 @@ UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 $(OBJ)/tests/u-%: tests/unit/u-%.c tests/unit/test.h $(CORE_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(CORE_OBJ) $(LDFLAGS) -lm
 
 # The runtime that programs built by the tests link; see check-sanitize.
 TEST_LIB_DIR ?= $(abspath $(OUT)/lib)

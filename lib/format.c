@@ -372,8 +372,8 @@ static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
 {
 	size_t nf = strlen(s->file), nfn = strlen(s->func);
 	size_t nu = strlen(s->unit), nc = strlen(s->cond);
-	/* the text, and room for 7 numbers, the sure word and the TABs */
-	size_t need = nf + nfn + nu + nc + 7 * 21 + 16 + 16;
+	/* the text, and room for 9 numbers, the sure word and the TABs */
+	size_t need = nf + nfn + nu + nc + 9 * 21 + 16 + 16;
 	const char *sure = lp_sure_name(s->sure);
 	char *p;
 
@@ -406,16 +406,25 @@ static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
 	p = put_str(p, s->unit, nu, '\t');
 	p = put_str(p, s->cond, nc, '\t');
 	p--;                    /* the TAB goes only before sure */
-	if (s->sure != LP_SURE_MEASURED || s->has_votes) {
+	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples) {
 		*p++ = '\t';
 		p = put_str(p, sure, strlen(sure), '\t');
 		p--;
 	}
-	if (s->has_votes) {
+	if (s->has_votes || s->has_samples)
 		*p++ = '\t';
+	if (s->has_votes) {
 		p = put_u64(p, s->votes_right);
 		*p++ = '\t';
 		p = put_u64(p, s->votes_wrong);
+	} else if (s->has_samples) {
+		*p++ = '\t';
+	}
+	if (s->has_samples) {
+		*p++ = '\t';
+		p = put_u64(p, s->samp_right);
+		*p++ = '\t';
+		p = put_u64(p, s->samp_wrong);
 	}
 	*p++ = '\n';
 	sink->len = (size_t)(p - sink->buf);
@@ -444,8 +453,11 @@ void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
 		sink_putc(sink, '\t');
 		sink_text(sink, s->cond, s->plain, LP_PLAIN_COND);
 	}
-	/* votes come after sure, so a site with votes writes it, maybe empty */
-	if (s->sure != LP_SURE_MEASURED || s->has_votes) {
+	/*
+	 * votes come after sure, so a site with votes writes it, maybe
+	 * empty; samples come after votes, which are then empty if need be
+	 */
+	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples) {
 		sink_putc(sink, '\t');
 		lp_sink_str(sink, lp_sure_name(s->sure));
 	}
@@ -454,6 +466,14 @@ void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
 		lp_sink_u64(sink, s->votes_right);
 		sink_putc(sink, '\t');
 		lp_sink_u64(sink, s->votes_wrong);
+	} else if (s->has_samples) {
+		lp_sink_str(sink, "\t\t");
+	}
+	if (s->has_samples) {
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->samp_right);
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->samp_wrong);
 	}
 	sink_putc(sink, '\n');
 }

@@ -274,6 +274,12 @@ static int add_record(struct lp_prof_site *acc, const struct src *s,
 	acc->constant = lp_sat_add(acc->constant, k);
 	if (r->sure > acc->sure)
 		acc->sure = r->sure;
+	/* samples are what they are: a scaled profile scales its estimate */
+	if (r->has_samples) {
+		acc->samp_right = lp_sat_add(acc->samp_right, r->samp_right);
+		acc->samp_wrong = lp_sat_add(acc->samp_wrong, r->samp_wrong);
+		acc->has_samples = 1;
+	}
 	if (r->has_votes) {
 		acc->votes_right = lp_sat_add(acc->votes_right,
 					      r->votes_right);
@@ -282,7 +288,9 @@ static int add_record(struct lp_prof_site *acc, const struct src *s,
 	} else {
 		/* a profile of one run: its counts are its vote */
 		struct lp_counts one = { r->correct, r->incorrect,
-					 r->constant, 0, 0, 0 };
+					 r->constant, 0, 0, 0,
+					 r->samp_right, r->samp_wrong,
+					 r->has_samples };
 		int v = lp_policy_vote(pol, &one, r->expect);
 
 		acc->votes_right += v > 0;
@@ -316,6 +324,8 @@ static int merge_one(struct src **h, size_t *n, int linear,
 	*acc = *taken[0]->head;
 	acc->correct = acc->incorrect = acc->constant = 0;
 	acc->votes_right = acc->votes_wrong = 0;
+	acc->samp_right = acc->samp_wrong = 0;
+	acc->has_samples = 0;
 	acc->sure = LP_SURE_MEASURED;
 	acc->has_votes = 1;
 	for (i = 0; i < k; i++)

@@ -5,6 +5,7 @@
  * applies them.  Ratios are compared in 128-bit integers, so a count near
  * 2^64 and a threshold like 99.99% compare exactly.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,47 @@ static enum lp_verdict judge_counts(const struct lp_policy *pol,
 	return LP_VERDICT_FINE;
 }
 
+void lp_wilson(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+	double z = LP_WILSON_Z, nn = (double)n, p, d, mid, half;
+
+	if (!n) {
+		*lo = 0.0;
+		*hi = 100.0;
+		return;
+	}
+	p = (double)k / nn;
+	d = 1.0 + z * z / nn;
+	mid = (p + z * z / (2.0 * nn)) / d;
+	half = z / d * sqrt(p * (1.0 - p) / nn + z * z / (4.0 * nn * nn));
+	*lo = 100.0 * (mid - half > 0.0 ? mid - half : 0.0);
+	*hi = 100.0 * (mid + half < 1.0 ? mid + half : 1.0);
+	/* at the ends the interval touches what was seen, not short of it */
+	if (!k)
+		*lo = 0.0;
+	if (k == n)
+		*hi = 100.0;
+}
+
+enum lp_verdict lp_policy_sampled(const struct lp_policy *pol,
+				  const struct lp_counts *total,
+				  enum lp_verdict v)
+{
+	double lo, hi;
+
+	if (!lp_verdict_changes(v))
+		return v;
+	if (!total->has_samples)
+		return LP_VERDICT_UNSURE;
+	lp_wilson(total->samp_wrong, lp_sat_add(total->samp_right,
+						total->samp_wrong), &lo, &hi);
+	if (v == LP_VERDICT_FLIP && lo < pol->flip_at)
+		v = LP_VERDICT_REMOVE;
+	if (v == LP_VERDICT_REMOVE && lo < pol->remove_at)
+		v = LP_VERDICT_UNSURE;
+	return v;
+}
+
 int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
 		   long expect)
 {
@@ -79,6 +121,9 @@ int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
 	if (expect == LP_EXPECT_IF)
 		return 0;       /* no hint to be right or wrong */
 	v = judge_counts(pol, c, expect, &evals, &right);
+	/* a profile of samples votes only as far as they can tell */
+	if (c->has_samples)
+		v = lp_policy_sampled(pol, c, v);
 	if (v == LP_VERDICT_FINE)
 		return 1;
 	return v == LP_VERDICT_REMOVE || v == LP_VERDICT_FLIP ? -1 : 0;
@@ -100,6 +145,11 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 					       per[i].incorrect);
 		out->total.constant = lp_sat_add(out->total.constant,
 					      per[i].constant);
+		out->total.samp_right = lp_sat_add(out->total.samp_right,
+						per[i].samp_right);
+		out->total.samp_wrong = lp_sat_add(out->total.samp_wrong,
+						per[i].samp_wrong);
+		out->total.has_samples |= per[i].has_samples;
 	}
 	v = judge_counts(pol, &out->total, expect, &out->evals, &out->right);
 
@@ -279,6 +329,14 @@ static void add_votes(struct lp_counts *to, const struct lp_counts *from)
 	to->has_votes = 1;
 }
 
+/* Samples of two copies are samples of two jumps: they add. */
+static void add_samples(struct lp_counts *to, const struct lp_counts *from)
+{
+	to->samp_right = lp_sat_add(to->samp_right, from->samp_right);
+	to->samp_wrong = lp_sat_add(to->samp_wrong, from->samp_wrong);
+	to->has_samples |= from->has_samples;
+}
+
 /*
  * lz4's "lz4.c" and "../lib/lz4.c" are one file (lp_fold_spellings()):
  * @into[k] names the site each folds into, itself when it stays.
@@ -328,6 +386,7 @@ static int fold_copies(struct lp_judged_list *out, size_t *of, size_t nof)
 						       from->per[p].incorrect);
 			to->per[p].constant = lp_sat_add(to->per[p].constant,
 						      from->per[p].constant);
+			add_samples(&to->per[p], &from->per[p]);
 			add_votes(&to->per[p], &from->per[p]);
 		}
 		to->nrows += from->nrows;
@@ -394,9 +453,17 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 			if (row->has_votes) {
 				struct lp_counts v = { 0, 0, 0,
 						       row->votes_right,
-						       row->votes_wrong, 1 };
+						       row->votes_wrong, 1,
+						       0, 0, 0 };
 
 				add_votes(c, &v);
+			}
+			if (row->has_samples) {
+				struct lp_counts v = { 0, 0, 0, 0, 0, 0,
+						       row->samp_right,
+						       row->samp_wrong, 1 };
+
+				add_samples(c, &v);
 			}
 			out->v[of[r]].nrows++;
 			if (row->sure > out->v[of[r]].sure)
@@ -440,6 +507,10 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 		    (s->sure == LP_SURE_AMBIGUOUS &&
 		     lp_verdict_changes(s->j.verdict)))
 			s->j.verdict = LP_VERDICT_UNSURE;
+		/* estimates are only as good as the samples behind them */
+		else if (s->sure == LP_SURE_ESTIMATED)
+			s->j.verdict = lp_policy_sampled(pol, &s->j.total,
+							 s->j.verdict);
 	}
 	if (out->nr > 1)
 		qsort(out->v, out->nr, sizeof(*out->v), cmp_site);

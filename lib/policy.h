@@ -49,7 +49,8 @@ enum lp_verdict {
 	LP_VERDICT_FEW,         /* too few evaluations to judge */
 	LP_VERDICT_NEVER,       /* the workload never reached it */
 	LP_VERDICT_UNSURE       /* judged from a binary, and the counts
-				 * are ambiguous or missing: no change */
+				 * are ambiguous or missing, or too few
+				 * samples: no change */
 };
 
 /* Counts of one site in one profile (or summed). */
@@ -65,6 +66,10 @@ struct lp_counts {
 	uint64_t votes_right;
 	uint64_t votes_wrong;
 	int has_votes;
+	/* sampled executions of an estimated site (lp_prof_site) */
+	uint64_t samp_right;
+	uint64_t samp_wrong;
+	int has_samples;
 };
 
 /* What the policy concluded about one site, and from what. */
@@ -100,6 +105,28 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
  */
 int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
 		   long expect);
+
+/* The confidence of lp_wilson(): 95%, z = 1.959964. */
+#define LP_WILSON_Z 1.959964
+
+/*! lp_wilson() :
+ *  The Wilson score interval of the fraction @k / @n at 95%, in percent,
+ *  into @lo and @hi (0 and 100 when @n is 0).  Unlike p +- z*sqrt(pq/n)
+ *  it stays inside 0..100 and is not empty when k is 0 or n.
+ */
+void lp_wilson(uint64_t k, uint64_t n, double *lo, double *hi);
+
+/*! lp_policy_sampled() :
+ *  The verdict @v of a site whose counts are estimated from branch
+ *  samples, held to what its samples can tell: a flip needs the whole
+ *  interval of the wrong fraction at flip_at or above (else it is a
+ *  remove if the interval is at remove_at or above), a remove needs it
+ *  at remove_at or above; otherwise LP_VERDICT_UNSURE.  Other verdicts
+ *  change nothing and stay.
+ */
+enum lp_verdict lp_policy_sampled(const struct lp_policy *pol,
+				  const struct lp_counts *total,
+				  enum lp_verdict v);
 
 /*! lp_verdict_name() :
  *  @return : "fine", "remove", "flip", "constant", "few", "never" or

@@ -352,7 +352,7 @@ int lp_parse_lineno(const char *s, size_t n, long *v)
 /*-************************************
  *  The likelyprof format
  **************************************/
-#define MAX_FIELDS 13
+#define MAX_FIELDS 15
 
 struct field {
 	const char *s;
@@ -686,12 +686,20 @@ static int read_site(struct lp_reader *r, const struct field *f, size_t nr,
 	/* an empty sure is only written before the votes */
 	if (nr == 11 && !f[10].n)
 		return fail_excerpt(r, "sure value", &f[10]);
-	if (nr == 13) {
+	/* votes may be empty only where samples follow them */
+	if (nr >= 13 && (nr == 13 || f[11].n || f[12].n)) {
 		if (lp_parse_u64(f[11].s, f[11].n, &s.votes_right) < 0)
 			return fail_excerpt(r, "right votes", &f[11]);
 		if (lp_parse_u64(f[12].s, f[12].n, &s.votes_wrong) < 0)
 			return fail_excerpt(r, "wrong votes", &f[12]);
 		s.has_votes = 1;
+	}
+	if (nr == 15) {
+		if (lp_parse_u64(f[13].s, f[13].n, &s.samp_right) < 0)
+			return fail_excerpt(r, "sampled right count", &f[13]);
+		if (lp_parse_u64(f[14].s, f[14].n, &s.samp_wrong) < 0)
+			return fail_excerpt(r, "sampled wrong count", &f[14]);
+		s.has_samples = 1;
 	}
 	if (lp_profile_push(out, &s) < 0)
 		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
@@ -791,10 +799,11 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 			return lp_reader_fail(r, -LP_EPARSE,
 					      "unknown record '%s'", ex);
 		}
-		/* a site may carry the optional sure field, and votes */
+		/* a site may carry the optional sure field, votes, samples */
 		if (nr != records[i].fields &&
 		    !(i == 2 && (nr == records[i].fields + 1 ||
-				 nr == records[i].fields + 3)))
+				 nr == records[i].fields + 3 ||
+				 nr == records[i].fields + 5)))
 			return lp_reader_fail(r, -LP_EPARSE,
 				"%s record has %zu fields, expected %zu",
 				records[i].type, nr, records[i].fields);
@@ -1236,6 +1245,9 @@ static void add_counts(struct lp_prof_site *d, const struct lp_prof_site *s)
 	d->votes_right = lp_sat_add(d->votes_right, s->votes_right);
 	d->votes_wrong = lp_sat_add(d->votes_wrong, s->votes_wrong);
 	d->has_votes |= s->has_votes;
+	d->samp_right = lp_sat_add(d->samp_right, s->samp_right);
+	d->samp_wrong = lp_sat_add(d->samp_wrong, s->samp_wrong);
+	d->has_samples |= s->has_samples;
 }
 
 /*

@@ -88,8 +88,17 @@ struct lp_prof_site {
 	 * (has_votes 0) and is judged by its counts when merged.
 	 */
 	unsigned char has_votes;
+	/*
+	 * A site judged from branch samples (sure estimated) keeps the
+	 * sampled executions its counts were scaled from: how many of them
+	 * the hint was right and wrong on.  They, not the estimates, say
+	 * how wide the confidence interval is; has_samples 0 for any other.
+	 */
+	unsigned char has_samples;
 	uint64_t votes_right;
 	uint64_t votes_wrong;
+	uint64_t samp_right;
+	uint64_t samp_wrong;
 };
 
 #define LP_PLAIN_FILE 1u

@@ -129,6 +129,16 @@ static void print_json(const struct lp_check_entry *e, int first)
 	json_str_or_null(s->cond && *s->cond ? s->cond : NULL);
 	if (s->sure != LP_SURE_MEASURED)
 		printf(", \"sure\": \"%s\"", lp_sure_name(s->sure));
+	if (j->total.has_samples) {
+		double lo, hi;
+
+		lp_wilson(j->total.samp_wrong, j->total.samp_right +
+			  j->total.samp_wrong, &lo, &hi);
+		printf(", \"samples\": %llu, \"wrong_low\": %.4f, "
+		       "\"wrong_high\": %.4f",
+		       (unsigned long long)(j->total.samp_right +
+					    j->total.samp_wrong), lo, hi);
+	}
 	if (e->pl && !e->pl->placed && e->pl->reason) {
 		printf(", \"not_found\": ");
 		lp_json_str(e->pl->reason);
@@ -206,7 +216,8 @@ static const char *const sarif_rules[][2] = {
 	{ "constant", "The annotation only saw a constant condition" },
 	{ "never", "The annotation never ran" },
 	{ "suggest", "An unannotated branch went one way almost always" },
-	{ "unsure", "The binary's jumps cannot tell how the hint did" },
+	{ "unsure", "The binary's jumps or its samples cannot tell how the "
+		    "hint did" },
 };
 
 /* The unsure rule is listed only where a result uses it, so the output of

@@ -24,6 +24,8 @@ static const char usage_judge[] =
 	"                        [--compile-commands FILE] "
 	"[--callgrind FILE]...\n"
 	"                        -- PROG [ARGS...]\n"
+	"   or: likelyprof judge [options] (--perf FILE | --perf-script FILE)"
+	" PROG\n"
 	"\n"
 	"Runs an unmodified program (built with -g) under valgrind's\n"
 	"callgrind, counts every conditional jump, finds the hints of the\n"
@@ -42,7 +44,13 @@ static const char usage_judge[] =
 	"                     this compilation database (default\n"
 	"                     DIR/compile_commands.json, if there is one)\n"
 	"   --callgrind FILE  read a callgrind output (--dump-instr=yes\n"
-	"                     --collect-jumps=yes) instead of running PROG\n";
+	"                     --collect-jumps=yes) instead of running PROG\n"
+	"   --perf FILE       estimate the counts from the branch samples of\n"
+	"                     this perf.data (perf record -b) of PROG, read\n"
+	"                     with perf script; PROG is not run\n"
+	"   --perf-script FILE\n"
+	"                     the same from perf script's text (-F\n"
+	"                     pid,period,ip,brstack --show-mmap-events)\n";
 
 static char *tmpdir;
 
@@ -95,6 +103,38 @@ static int read_dir(struct lp_insns *in, const char *dir)
 }
 
 /*
+ * The counts of branch samples: every jump of @prog from its disassembly,
+ * counted from perf.data @data (through perf script) or from perf
+ * script's text @script.
+ */
+static int read_samples(struct lp_insns *in, const char *prog,
+			const char *data, const char *script)
+{
+	char *text = NULL;
+	size_t len, samples = 0;
+	int period = 0, ret;
+
+	if (data)
+		ret = lp_perf_script(data, &text);
+	else if (!(text = lp_judge_slurp(script, &len)))
+		ret = lp_error("cannot read '%s': %s", script,
+			       strerror(errno));
+	else
+		ret = 0;
+	if (!ret)
+		ret = lp_jumps_list(in, prog);
+	if (!ret)
+		ret = lp_perf_read(in, prog, data ? data : script, text,
+				   &samples, &period);
+	free(text);
+	if (!ret && !period)
+		lp_warning("no sampling period in '%s': the counts are the "
+			   "sampled executions, not estimates of all",
+			   data ? data : script);
+	return ret;
+}
+
+/*
  * The hints of the tree, preprocessed by the build's own commands where
  * there is a compilation database (named, or in the source folder), else
  * with @cc and the -I/-D options.
@@ -131,6 +171,7 @@ static int find_hints(struct lp_hints *hints, const char *src,
 int cmd_judge(int argc, const char **argv)
 {
 	const char *out = NULL, *src = ".", *cc = NULL, *tmp, *db_path = NULL;
+	const char *perf = NULL, *script = NULL;
 	struct lp_compile_db db = { NULL, 0 };
 	const char **flags = lp_xcalloc((size_t)argc + 1, sizeof(*flags));
 	const char **cg = lp_xcalloc((size_t)argc + 1, sizeof(*cg));
@@ -158,6 +199,7 @@ int cmd_judge(int argc, const char **argv)
 		if (!strcmp(a, "-o") || !strcmp(a, "--src") ||
 		    !strcmp(a, "--cc") || !strcmp(a, "--callgrind") ||
 		    !strcmp(a, "--compile-commands") ||
+		    !strcmp(a, "--perf") || !strcmp(a, "--perf-script") ||
 		    !strcmp(a, "-I") || !strcmp(a, "-D")) {
 			if (k + 1 >= argc || !*argv[k + 1])
 				lp_usage_error(usage_judge, "option '%s' needs "
@@ -172,6 +214,10 @@ int cmd_judge(int argc, const char **argv)
 				cg[ncg++] = argv[++k];
 			else if (!strcmp(a, "--compile-commands"))
 				db_path = argv[++k];
+			else if (!strcmp(a, "--perf"))
+				perf = argv[++k];
+			else if (!strcmp(a, "--perf-script"))
+				script = argv[++k];
 			else
 				flags[nflags++] = lp_xstrfmt("%s%s", a,
 							     argv[++k]);
@@ -186,6 +232,12 @@ int cmd_judge(int argc, const char **argv)
 	}
 	if (k >= argc && !ncg)
 		lp_usage_error(usage_judge, "no program to run");
+	if ((perf || script) && (perf && script ? 1 : ncg ? 1 : 0))
+		lp_usage_error(usage_judge, "--perf, --perf-script and "
+			       "--callgrind do not go together");
+	if ((perf || script) && (k >= argc || k + 1 < argc))
+		lp_usage_error(usage_judge, "--perf and --perf-script take "
+			       "the binary alone, which is not run");
 	if (!out) {
 		const char *prog = k < argc ? argv[k] : "callgrind";
 		const char *base = strrchr(prog, '/');
@@ -193,7 +245,12 @@ int cmd_judge(int argc, const char **argv)
 		out = defname = lp_xstrfmt("%s.lprof", base ? base + 1 : prog);
 	}
 	/* before the sources are read: the one thing most likely missing */
-	if (k < argc && !lp_judge_on_path("valgrind")) {
+	if (perf && !lp_judge_on_path("perf")) {
+		lp_error("cannot run 'perf': not found on PATH (install the "
+			 "linux-perf package)");
+		goto done;
+	}
+	if (k < argc && !perf && !script && !lp_judge_on_path("valgrind")) {
 		lp_error("cannot run 'valgrind': not found on PATH (install "
 			 "the valgrind package)");
 		goto done;
@@ -206,7 +263,10 @@ int cmd_judge(int argc, const char **argv)
 	for (i = 0; i < ncg; i++)
 		if (lp_callgrind_read(&insns, cg[i]) < 0)
 			goto done;
-	if (k < argc) {
+	if ((perf || script) &&
+	    read_samples(&insns, argv[k], perf, script) < 0)
+		goto done;
+	if (k < argc && !perf && !script) {
 		tmp = getenv("TMPDIR");
 		tmpdir = lp_xstrfmt("%s/likelyprof-judge-XXXXXX",
 				    tmp && *tmp ? tmp : "/tmp");
@@ -238,19 +298,21 @@ int cmd_judge(int argc, const char **argv)
 	want = lp_xcalloc(hints.nr + 1, sizeof(*want));
 	for (i = 0; i < hints.nr; i++)
 		want[i] = hints.v[i].real;
-	if (lp_jumps_mark(&insns, want, hints.nr) < 0 ||
+	if ((!insns.sampled && lp_jumps_mark(&insns, want, hints.nr) < 0) ||
 	    lp_judge_decide(&prof, &hints, &insns) < 0)
 		goto done;
-	if (lp_profile_set_meta(&prof, "origin", "judge-valgrind") < 0 ||
+	if (lp_profile_set_meta(&prof, "origin", insns.sampled ? "judge-perf"
+						  : "judge-valgrind") < 0 ||
 	    (k < argc && lp_profile_set_meta(&prof, "program", argv[k]) < 0))
 		lp_die("out of memory");
 	if (lp_write_profile_file(&prof, out) < 0)
 		goto done;
 	for (i = 0; i < prof.nr; i++)
 		n[prof.sites[i].sure]++;
-	fprintf(stderr, "likelyprof: %zu hints judged into '%s': %zu exact, "
+	fprintf(stderr, "likelyprof: %zu hints judged into '%s': %zu %s, "
 		"%zu ambiguous, %zu unjudgeable\n", prof.nr, out,
-		n[LP_SURE_EXACT], n[LP_SURE_AMBIGUOUS],
+		n[LP_SURE_EXACT] + n[LP_SURE_ESTIMATED],
+		insns.sampled ? "estimated" : "exact", n[LP_SURE_AMBIGUOUS],
 		n[LP_SURE_UNJUDGEABLE]);
 	ret = status;
 done:

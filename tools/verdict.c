@@ -11,6 +11,38 @@
 #include "usage.h"
 #include "verdict.h"
 
+/* " (estimated from N samples: wrong LO% to HI%)", the 95% interval */
+static void sampled_note(FILE *m, const struct lp_counts *c)
+{
+	uint64_t n = c->samp_right + c->samp_wrong;
+	double lo, hi;
+
+	if (!c->has_samples) {
+		fprintf(m, " (estimated)");
+		return;
+	}
+	lp_wilson(c->samp_wrong, n, &lo, &hi);
+	fprintf(m, " (estimated from %llu sample%s: wrong %.1f%% to %.1f%%)",
+		(unsigned long long)n, lp_plural(n), lo, hi);
+}
+
+/* Why the samples of a site stop check from changing it. */
+static void sampled_unsure(FILE *m, const struct lp_counts *c)
+{
+	uint64_t n = c->samp_right + c->samp_wrong;
+	double lo, hi;
+
+	if (!c->has_samples) {
+		fprintf(m, "has estimated counts with no samples to bound "
+			"them; not judged");
+		return;
+	}
+	lp_wilson(c->samp_wrong, n, &lo, &hi);
+	fprintf(m, "was wrong %.1f%% to %.1f%% of the time by its %llu "
+		"sample%s, which does not settle it; not judged", lo, hi,
+		(unsigned long long)n, lp_plural(n));
+}
+
 char *lp_site_message(const struct lp_check_entry *e,
 		      const struct lp_tree *tree)
 {
@@ -74,7 +106,9 @@ char *lp_site_message(const struct lp_check_entry *e,
 		fprintf(m, "never ran");
 		break;
 	case LP_VERDICT_UNSURE:
-		if (s->sure == LP_SURE_UNJUDGEABLE)
+		if (s->sure == LP_SURE_ESTIMATED)
+			sampled_unsure(m, &j->total);
+		else if (s->sure == LP_SURE_UNJUDGEABLE)
 			fprintf(m, "has no branch of its own in the binary; "
 				"not judged");
 		else
@@ -86,8 +120,9 @@ char *lp_site_message(const struct lp_check_entry *e,
 	/* a verdict from a binary's jumps says so, measured ones do not */
 	if (s->sure == LP_SURE_AMBIGUOUS && j->verdict != LP_VERDICT_UNSURE)
 		fprintf(m, " (ambiguous counts)");
-	else if (s->sure == LP_SURE_ESTIMATED)
-		fprintf(m, " (estimated)");
+	else if (s->sure == LP_SURE_ESTIMATED &&
+		 j->verdict != LP_VERDICT_UNSURE)
+		sampled_note(m, &j->total);
 	if (fclose(m) || !msg)
 		lp_die("out of memory");
 	free(spell);

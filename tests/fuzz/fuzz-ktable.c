@@ -158,7 +158,7 @@ static void check_judged(const struct lp_judged_list *J,
 	for (i = 0; i < J->nr; i++) {
 		const struct lp_judged *s = &J->v[i];
 		struct lp_judgement j;
-		struct lp_counts sum = { 0, 0, 0, 0, 0, 0 };
+		struct lp_counts sum = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 
 		if (i) {
 			const struct lp_judged *r = &J->v[i - 1];

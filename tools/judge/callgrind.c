@@ -42,6 +42,7 @@ void lp_insns_release(struct lp_insns *in)
 		free(in->names[i]);
 	free(in->names);
 	free(in->v);
+	free(in->fn_start);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -112,7 +113,7 @@ static int position(const char **p, uint64_t *v)
 	return errno ? -1 : 0;
 }
 
-static void push(struct lp_insns *in, const struct lp_insn *ins)
+void lp_insns_push(struct lp_insns *in, const struct lp_insn *ins)
 {
 	if (in->nr == in->alloc) {
 		in->alloc = in->alloc ? in->alloc * 2 : 1024;
@@ -174,7 +175,7 @@ int lp_callgrind_read(struct lp_insns *in, const char *path)
 			else
 				ins.exe = cost;
 			next = COST;
-			push(in, &ins);
+			lp_insns_push(in, &ins);
 			continue;
 		}
 		eq = strchr(p, '=');

@@ -125,7 +125,7 @@ static int read_entry(const struct lp_json *e, struct lp_compile_cmd *c)
 	return 0;
 }
 
-static char *slurp(const char *path, size_t *len)
+char *lp_judge_slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 1 << 16, n = 0, got;
@@ -145,6 +145,7 @@ static char *slurp(const char *path, size_t *len)
 		return NULL;
 	}
 	fclose(f);
+	buf[n] = '\0';         /* the loop leaves room: n < cap */
 	*len = n;
 	return buf;
 }
@@ -158,7 +159,7 @@ int lp_compile_db_read(struct lp_compile_db *db, const char *path)
 	long line;
 
 	memset(db, 0, sizeof(*db));
-	text = slurp(path, &len);
+	text = lp_judge_slurp(path, &len);
 	if (!text)
 		return lp_error("cannot read '%s': %s", path, strerror(errno));
 	if (lp_json_parse(&top, text, len, &line, &why) < 0) {

@@ -43,6 +43,21 @@ static const char *real_of(struct real_cache *c, const char *name)
 	return c->real[c->nr++];
 }
 
+/*
+ * Adds jump @ins to site @s: forwards, taken is the hint wrong; backwards
+ * (a loop's), taken is it right.  The samples, where there are some, go
+ * the same way as the counts estimated from them.
+ */
+static void count(struct lp_prof_site *s, const struct lp_insn *ins)
+{
+	int loop = ins->target <= ins->addr;
+
+	s->correct += loop ? ins->taken : ins->exe - ins->taken;
+	s->incorrect += loop ? ins->exe - ins->taken : ins->taken;
+	s->samp_right += loop ? ins->s_taken : ins->s_exe - ins->s_taken;
+	s->samp_wrong += loop ? ins->s_exe - ins->s_taken : ins->s_taken;
+}
+
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		    const struct lp_insns *in)
 {
@@ -84,20 +99,17 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 				    !strcmp(in->v[line_jumps[m]].obj, ins->obj))
 					shared = 1;
 			line_jumps[jumps++] = k;
-			if (ins->target <= ins->addr) {
-				s.correct += ins->taken;
-				s.incorrect += ins->exe - ins->taken;
-			} else {
-				s.correct += ins->exe - ins->taken;
-				s.incorrect += ins->taken;
-			}
+			count(&s, ins);
 		}
 		if (!jumps || (hint->expect != 0 && hint->expect != 1)) {
 			s.correct = s.incorrect = 0;
+			s.samp_right = s.samp_wrong = 0;
 			s.sure = LP_SURE_UNJUDGEABLE;
 		} else {
-			s.sure = shared || same_line > 1 ? LP_SURE_AMBIGUOUS
-							 : LP_SURE_EXACT;
+			s.sure = shared || same_line > 1 ? LP_SURE_AMBIGUOUS :
+				 in->sampled ? LP_SURE_ESTIMATED :
+					       LP_SURE_EXACT;
+			s.has_samples = (unsigned char)in->sampled;
 		}
 		if (lp_profile_add(out, &s) < 0)
 			ret = lp_error("out of memory");

@@ -8,7 +8,10 @@
  * that was never taken still counts; hints.c preprocesses the sources to
  * find each __builtin_expect, whatever macro spells it; decide.c puts
  * them together into an ordinary profile whose sites say how sure they
- * are.  doc/likelyprof-judge.md says what this can and cannot see.
+ * are.  The other route, perf.c, counts the same jumps from branch
+ * samples (perf record -b) instead, the jumps and their lines from the
+ * binary itself (lp_jumps_list()); decide.c serves both.
+ * doc/likelyprof-judge.md says what each can and cannot see.
  *
  * Everything here returns 0 or -1 after printing its error with
  * lp_error(); nothing exits.
@@ -32,6 +35,11 @@ struct lp_insn {
 	uint64_t taken;         /* as a conditional jump: times taken */
 	int cond;               /* a conditional jump (objdump says) */
 	uint64_t target;        /* ... and where it goes */
+	/*
+	 * From branch samples: exe and taken above are the estimates, and
+	 * these the sampled executions they were scaled from.
+	 */
+	uint64_t s_exe, s_taken;
 };
 
 struct lp_insns {
@@ -39,6 +47,9 @@ struct lp_insns {
 	size_t nr, alloc;
 	char **names;           /* owns every string above */
 	size_t names_nr, names_alloc;
+	uint64_t *fn_start;     /* lp_jumps_list(): each symbol's address */
+	size_t fn_nr, fn_alloc;
+	int sampled;            /* counts from branch samples (perf.c) */
 };
 
 /* One hint found in the preprocessed sources. */
@@ -72,6 +83,12 @@ int lp_judge_capture(const char *const *argv, int quiet, char **out,
 int lp_judge_capture_in(const char *dir, const char *const *argv, int quiet,
 			char **out, size_t *len);
 
+/*! lp_judge_slurp() :
+ *  The contents of file @path, NUL-terminated, malloc'd (the caller
+ *  frees it), its length in *@len; NULL with errno set when unreadable.
+ */
+char *lp_judge_slurp(const char *path, size_t *len);
+
 /*! lp_judge_on_path() :
  *  @return : true when @name is an executable on PATH (or a path to one).
  */
@@ -101,6 +118,29 @@ int lp_callgrind_read(struct lp_insns *in, const char *path);
  *  of a file in @want (real paths, @nwant of them).
  */
 int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant);
+
+/*! lp_jumps_list() :
+ *  Adds every conditional jump of @prog to @in (which holds nothing of
+ *  it yet) with its file, line and symbol from the disassembly and line
+ *  table (objdump -d -l), counts zero, sorted by address; notes where
+ *  each symbol starts in @in->fn_start.
+ */
+int lp_jumps_list(struct lp_insns *in, const char *prog);
+
+/*! lp_perf_script() :
+ *  Runs perf script on @data (a perf.data) for what lp_perf_read()
+ *  reads, into the malloc'd *@text the caller frees.
+ */
+int lp_perf_script(const char *data, char **text);
+
+/*! lp_perf_read() :
+ *  Counts the jumps of @in (from lp_jumps_list() of @prog) from the
+ *  branch records of perf script output @text (NUL-terminated, changed
+ *  in place), named @name in errors.  @samples gets the number of
+ *  samples, @period whether they had a sampling period to scale by.
+ */
+int lp_perf_read(struct lp_insns *in, const char *prog, const char *name,
+		 char *text, size_t *samples, int *period);
 
 /*! lp_hints_find() :
  *  Preprocesses every .c file under @src with @cc and @flags (NULL-ended)
@@ -152,6 +192,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		    const struct lp_insns *in);
 
 void lp_insns_release(struct lp_insns *in);
+void lp_insns_push(struct lp_insns *in, const struct lp_insn *ins);
 /* A copy of @s kept by @in until lp_insns_release(). */
 const char *lp_insns_name(struct lp_insns *in, const char *s, size_t n);
 

@@ -8,6 +8,7 @@
  * both sides.  x86 mnemonics only: j<cc>, jcxz and friends, not jmp.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,17 +71,82 @@ static int wanted(const char *file, char *const *want, size_t nwant)
 	return yes;
 }
 
-/* Parses objdump -d lines "  401a2c:\tjne    401a40 <f+0x20>". */
-static void mark_object(struct lp_insns *in, const char *obj, char *text)
+/* One conditional jump of a disassembly, and where objdump says it is. */
+struct jump {
+	uint64_t addr, target;
+	const char *fn;         /* its symbol, as <main> names it */
+	const char *file;       /* with -l only: the line table's, or "" */
+	long line;
+};
+
+typedef void (*jump_fn)(struct lp_insns *in, const char *obj,
+			const struct jump *j);
+
+/* "/src/prog.c:19" or "/src/prog.c:19 (discriminator 2)" of objdump -l */
+static int file_line(struct lp_insns *in, char *s, struct jump *j)
 {
+	char *cut = strstr(s, " (discriminator "), *colon, *end;
+	long line;
+
+	if (cut)
+		*cut = '\0';
+	colon = strrchr(s, ':');
+	if (!colon || colon == s || !colon[1])
+		return 0;
+	line = strtol(colon + 1, &end, 10);
+	if (*end || line <= 0)
+		return 0;
+	j->file = lp_insns_name(in, s, (size_t)(colon - s));
+	j->line = line;
+	return 1;
+}
+
+/* "0000000000401130 <main>:": the symbol the next lines belong to */
+static int symbol(struct lp_insns *in, const char *s, struct jump *j)
+{
+	const char *lt = strchr(s, '<'), *gt = lt ? strrchr(lt, '>') : NULL;
+	char *end;
+	unsigned long long addr = strtoull(s, &end, 16);
+
+	if (end == s || !lt || !gt || strcmp(gt, ">:"))
+		return 0;
+	j->fn = lp_insns_name(in, lt + 1, (size_t)(gt - lt - 1));
+	/* a symbol with no line table (crt code) is not the last one's */
+	j->file = "";
+	j->line = 0;
+	if (in->fn_nr == in->fn_alloc) {
+		in->fn_alloc = in->fn_alloc ? in->fn_alloc * 2 : 256;
+		in->fn_start = lp_xrealloc(in->fn_start, in->fn_alloc *
+					   sizeof(*in->fn_start));
+	}
+	in->fn_start[in->fn_nr++] = addr;
+	return 1;
+}
+
+/*
+ * Walks objdump -d output, lines "  401a2c:\tjne    401a40 <f+0x20>",
+ * calling @fn on each conditional jump.  With -l, the lines of the line
+ * table come before the instructions they cover, and "f():" names the
+ * function they were inlined from, which is not the symbol's and is
+ * skipped: copies of one inline are told apart by the function holding
+ * them, as callgrind does.
+ */
+static void each_jump(struct lp_insns *in, const char *obj, char *text,
+		      jump_fn fn)
+{
+	struct jump j = { 0, 0, "", "", 0 };
 	char *line, *save = NULL;
 
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *p = line, *end;
 		unsigned long long addr, target;
-		struct lp_insn *ins;
 
+		if (*line != ' ') {
+			if (!symbol(in, line, &j))
+				file_line(in, line, &j);
+			continue;
+		}
 		while (*p == ' ')
 			p++;
 		addr = strtoull(p, &end, 16);
@@ -96,12 +162,67 @@ static void mark_object(struct lp_insns *in, const char *obj, char *text)
 		target = strtoull(p, &end, 16);
 		if (end == p)
 			continue;       /* an indirect jump */
-		ins = find(in, obj, addr);
-		if (ins) {
-			ins->cond = 1;
-			ins->target = target;
-		}
+		j.addr = addr;
+		j.target = target;
+		fn(in, obj, &j);
 	}
+}
+
+/* callgrind's route: the instruction it ran is a conditional jump */
+static void mark_one(struct lp_insns *in, const char *obj,
+		     const struct jump *j)
+{
+	struct lp_insn *ins = find(in, obj, j->addr);
+
+	if (ins) {
+		ins->cond = 1;
+		ins->target = j->target;
+	}
+}
+
+/* the samples' route: every jump of the binary, counted later */
+static void list_one(struct lp_insns *in, const char *obj,
+		     const struct jump *j)
+{
+	struct lp_insn ins;
+
+	memset(&ins, 0, sizeof(ins));
+	ins.obj = obj;
+	ins.file = j->file;
+	ins.fn = j->fn;
+	ins.addr = j->addr;
+	ins.line = j->line;
+	ins.cond = 1;
+	ins.target = j->target;
+	lp_insns_push(in, &ins);
+}
+
+/* Runs objdump (-l: @lines) on @obj and calls @fn on its jumps. */
+static int disassemble(struct lp_insns *in, const char *obj, int lines,
+		       jump_fn fn)
+{
+	const char *argv[] = { "objdump", "-d", "--no-show-raw-insn",
+			       lines ? "-l" : obj, lines ? obj : NULL, NULL };
+	char *text = NULL;
+	int st = lp_judge_capture(argv, 1, &text, NULL);
+
+	if (st) {
+		free(text);
+		return st < 0 ? -1 : lp_error("objdump failed on '%s'", obj);
+	}
+	each_jump(in, obj, text, fn);
+	free(text);
+	return 0;
+}
+
+int lp_jumps_list(struct lp_insns *in, const char *prog)
+{
+	const char *obj = lp_insns_name(in, prog, strlen(prog));
+	int ret = disassemble(in, obj, 1, list_one);
+
+	if (!ret)
+		compact(in);
+	return ret;
 }
 
 int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant)
@@ -126,22 +247,10 @@ int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant)
 		objs[nobj++] = o;
 	}
 	for (i = 0; i < nobj; i++) {
-		const char *argv[] = { "objdump", "-d", "--no-show-raw-insn",
-				       objs[i], NULL };
-		char *text = NULL;
-		int st = lp_judge_capture(argv, 1, &text, NULL);
-
-		if (st) {
-			/* the name is the object's, not the array's */
-			const char *o = objs[i];
-
-			free(text);
+		if (disassemble(in, objs[i], 0, mark_one) < 0) {
 			free(objs);
-			return st < 0 ? -1 : lp_error("objdump failed on "
-						      "'%s'", o);
+			return -1;
 		}
-		mark_object(in, objs[i], text);
-		free(text);
 	}
 	free(objs);
 	return 0;
