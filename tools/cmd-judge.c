@@ -178,7 +178,7 @@ int cmd_judge(int argc, const char **argv)
 	struct lp_hints hints = { NULL, 0, 0 };
 	struct lp_insns insns;
 	struct lp_profile prof = LP_PROFILE_INIT;
-	size_t nflags = 0, ncg = 0, i, n[5] = { 0 }, before;
+	size_t nflags = 0, ncg = 0, i, n[5] = { 0 }, before, against = 0;
 	char **want = NULL, *defname = NULL;
 	int k, status = 0, ret = LP_EXIT_ERROR;
 
@@ -299,7 +299,7 @@ int cmd_judge(int argc, const char **argv)
 	for (i = 0; i < hints.nr; i++)
 		want[i] = hints.v[i].real;
 	if ((!insns.sampled && lp_jumps_mark(&insns, want, hints.nr) < 0) ||
-	    lp_judge_decide(&prof, &hints, &insns) < 0)
+	    lp_judge_decide(&prof, &hints, &insns, &against) < 0)
 		goto done;
 	if (lp_profile_set_meta(&prof, "origin", insns.sampled ? "judge-perf"
 						  : "judge-valgrind") < 0 ||
@@ -310,10 +310,13 @@ int cmd_judge(int argc, const char **argv)
 	for (i = 0; i < prof.nr; i++)
 		n[prof.sites[i].sure]++;
 	fprintf(stderr, "likelyprof: %zu hints judged into '%s': %zu %s, "
-		"%zu ambiguous, %zu unjudgeable\n", prof.nr, out,
+		"%zu ambiguous", prof.nr, out,
 		n[LP_SURE_EXACT] + n[LP_SURE_ESTIMATED],
-		insns.sampled ? "estimated" : "exact", n[LP_SURE_AMBIGUOUS],
-		n[LP_SURE_UNJUDGEABLE]);
+		insns.sampled ? "estimated" : "exact", n[LP_SURE_AMBIGUOUS]);
+	if (against)
+		fprintf(stderr, " (%zu with the layout against the hint)",
+			against);
+	fprintf(stderr, ", %zu unjudgeable\n", n[LP_SURE_UNJUDGEABLE]);
 	ret = status;
 done:
 	for (i = 0; i < nflags; i++)

@@ -112,8 +112,10 @@ char *lp_site_message(const struct lp_check_entry *e,
 			fprintf(m, "has no branch of its own in the binary; "
 				"not judged");
 		else
-			fprintf(m, "shares its line with other jumps in the "
-				"binary (%llu evaluations at most); not judged",
+			fprintf(m, "is ambiguous in the binary (several "
+				"jumps on its line, or a layout that does not "
+				"show which side it expects; %llu evaluations "
+				"at most); not judged",
 				(unsigned long long)j->evals);
 		break;
 	}

@@ -14,7 +14,9 @@
  * compiler duplicated), or several hints on one line, cannot be told
  * apart from counts alone: ambiguous.  A line that ran but has no
  * conditional jump (cmov, a folded or threaded branch), or a hint with
- * no 0/1 expectation, is unjudgeable.
+ * no 0/1 expectation, is unjudgeable.  A jump whose fall-through goes to
+ * a cold part (gcc's f.cold) while its target stays hot has the layout
+ * against the reading above, whatever the hint said: ambiguous too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +61,7 @@ static void count(struct lp_prof_site *s, const struct lp_insn *ins)
 }
 
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
-		    const struct lp_insns *in)
+		    const struct lp_insns *in, size_t *against)
 {
 	struct real_cache cache = { NULL, NULL, 0 };
 	const char **real = lp_xcalloc(in->nr + 1, sizeof(*real));
@@ -73,7 +75,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;
 		size_t same_line = 0, jumps = 0;
-		int shared = 0;
+		int shared = 0, layout = 0;
 
 		for (k = 0; k < h->nr; k++)
 			same_line += h->v[k].line == hint->line &&
@@ -99,6 +101,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 				    !strcmp(in->v[line_jumps[m]].obj, ins->obj))
 					shared = 1;
 			line_jumps[jumps++] = k;
+			layout |= ins->against;
 			count(&s, ins);
 		}
 		if (!jumps || (hint->expect != 0 && hint->expect != 1)) {
@@ -106,9 +109,15 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 			s.samp_right = s.samp_wrong = 0;
 			s.sure = LP_SURE_UNJUDGEABLE;
 		} else {
-			s.sure = shared || same_line > 1 ? LP_SURE_AMBIGUOUS :
+			s.sure = shared || same_line > 1 || layout ?
+					 LP_SURE_AMBIGUOUS :
 				 in->sampled ? LP_SURE_ESTIMATED :
 					       LP_SURE_EXACT;
+			if (layout) {
+				lp_note("%s:%ld: a jump of this line falls through into a cold part, so its layout does not say which side the hint expects: ambiguous",
+					hint->file, hint->line);
+				(*against)++;
+			}
 			s.has_samples = (unsigned char)in->sampled;
 		}
 		if (lp_profile_add(out, &s) < 0)

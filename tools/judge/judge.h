@@ -36,6 +36,13 @@ struct lp_insn {
 	int cond;               /* a conditional jump (objdump says) */
 	uint64_t target;        /* ... and where it goes */
 	/*
+	 * ... and its fall-through is a jump into a cold part (gcc's
+	 * "f.cold") while its target is not: the compiler put the side the
+	 * jump does not take out of line, against the reading that taken
+	 * means the hint was wrong.
+	 */
+	int against;
+	/*
 	 * From branch samples: exe and taken above are the estimates, and
 	 * these the sampled executions they were scaled from.
 	 */
@@ -186,10 +193,12 @@ int lp_hints_find_db(struct lp_hints *out, const char *src,
 		     const struct lp_compile_db *db);
 
 /*! lp_judge_decide() :
- *  One site per hint in @out, its counts from the jumps of its line.
+ *  One site per hint in @out, its counts from the jumps of its line.  A
+ *  site with a jump whose layout is against the hint (lp_insn.against) is
+ *  ambiguous, and said on stderr; @against gets how many there were.
  */
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
-		    const struct lp_insns *in);
+		    const struct lp_insns *in, size_t *against);
 
 void lp_insns_release(struct lp_insns *in);
 void lp_insns_push(struct lp_insns *in, const struct lp_insn *ins);

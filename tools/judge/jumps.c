@@ -77,6 +77,8 @@ struct jump {
 	const char *fn;         /* its symbol, as <main> names it */
 	const char *file;       /* with -l only: the line table's, or "" */
 	long line;
+	int to_cold;            /* the target is in a cold part */
+	int against;            /* see lp_insn.against */
 };
 
 typedef void (*jump_fn)(struct lp_insns *in, const char *obj,
@@ -123,19 +125,30 @@ static int symbol(struct lp_insns *in, const char *s, struct jump *j)
 	return 1;
 }
 
+/* " 401a40 <f.cold+0x20>": does the operand name a cold part? */
+static int names_cold(const char *operand)
+{
+	const char *lt = strchr(operand, '<');
+
+	return lt && (strstr(lt, ".cold>") || strstr(lt, ".cold+"));
+}
+
 /*
  * Walks objdump -d output, lines "  401a2c:\tjne    401a40 <f+0x20>",
- * calling @fn on each conditional jump.  With -l, the lines of the line
- * table come before the instructions they cover, and "f():" names the
- * function they were inlined from, which is not the symbol's and is
- * skipped: copies of one inline are told apart by the function holding
- * them, as callgrind does.
+ * calling @fn on each conditional jump once the instruction after it is
+ * seen: an unconditional jmp there into a cold part, from a jump whose
+ * own target is not cold, means the layout is against the hint.  With
+ * -l, the lines of the line table come before the instructions they
+ * cover, and "f():" names the function they were inlined from, which is
+ * not the symbol's and is skipped: copies of one inline are told apart by
+ * the function holding them, as callgrind does.
  */
 static void each_jump(struct lp_insns *in, const char *obj, char *text,
 		      jump_fn fn)
 {
-	struct jump j = { 0, 0, "", "", 0 };
+	struct jump j = { 0, 0, "", "", 0, 0, 0 };
 	char *line, *save = NULL;
+	int pending = 0;
 
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -143,6 +156,9 @@ static void each_jump(struct lp_insns *in, const char *obj, char *text,
 		unsigned long long addr, target;
 
 		if (*line != ' ') {
+			if (pending)
+				fn(in, obj, &j);
+			pending = 0;
 			if (!symbol(in, line, &j))
 				file_line(in, line, &j);
 			continue;
@@ -153,6 +169,12 @@ static void each_jump(struct lp_insns *in, const char *obj, char *text,
 		if (end == p || end[0] != ':' || end[1] != '\t')
 			continue;
 		p = end + 2;
+		if (pending) {
+			j.against = !j.to_cold && !strncmp(p, "jmp", 3) &&
+				    names_cold(p);
+			fn(in, obj, &j);
+			pending = 0;
+		}
 		if (p[0] != 'j' || !strncmp(p, "jmp", 3))
 			continue;
 		while (*p && *p != ' ')
@@ -164,8 +186,12 @@ static void each_jump(struct lp_insns *in, const char *obj, char *text,
 			continue;       /* an indirect jump */
 		j.addr = addr;
 		j.target = target;
-		fn(in, obj, &j);
+		j.to_cold = names_cold(end);
+		j.against = 0;
+		pending = 1;
 	}
+	if (pending)
+		fn(in, obj, &j);
 }
 
 /* callgrind's route: the instruction it ran is a conditional jump */
@@ -177,6 +203,7 @@ static void mark_one(struct lp_insns *in, const char *obj,
 	if (ins) {
 		ins->cond = 1;
 		ins->target = j->target;
+		ins->against = j->against;
 	}
 }
 
@@ -194,6 +221,7 @@ static void list_one(struct lp_insns *in, const char *obj,
 	ins.line = j->line;
 	ins.cond = 1;
 	ins.target = j->target;
+	ins.against = j->against;
 	lp_insns_push(in, &ins);
 }
 
