@@ -1,8 +1,8 @@
-# l.s - l.c's jumps laid out by hand: line 5's as a compiler that follows
+# l.s - t.c's jumps laid out by hand: line 5's as a compiler that follows
 # the hint does (the expected side falls through), line 7's as gcc does
 # when a cold part sits where the fall-through should be: "je" to the hot
 # side, then a jmp into f.cold.  There taken means the hint was right.
-	.file 1 "l.c"
+	.file 1 "t.c"
 	.text
 	.globl _start
 _start:

@@ -7,7 +7,7 @@
 # out as usual and stays estimated.  One sample: into _start, line 5's
 # jump falling through, line 7's taken, out through the ret.
 d=$(dirname "$0")
-cp "$d/l.c" "$d/l.s" . || exit 2
+cp "$d/t.c" "$d/l.s" . || exit 2
 ${LP_TEST_CC:-cc} -g -nostdlib -static -no-pie -Wl,-Ttext=0x401000 \
 	-Wl,--build-id=none l.s -o l || exit 2
 # the addresses of _start, its je, the je's target and the ret after it
