@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "fold.h"
 #include "internal.h"
 #include "ktable.h"
@@ -210,7 +211,7 @@ int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
 			keys[next[to]++] = k;
 		}
 	}
-	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
+	tmp = lp_big_malloc((n / 2 + 1) * sizeof(*tmp));
 	if (!tmp) {
 		qsort(keys, n, sizeof(*keys), lp_kernel_key_cmp);
 		return -LP_ENOMEM;

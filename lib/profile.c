@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bigmem.h"
 #include "internal.h"
 #include "keymap.h"
 #include "profile.h"
@@ -38,7 +39,8 @@ struct lp_strpool {
 };
 
 #define POOL_FIRST_CHUNK 4096
-#define POOL_MAX_CHUNK (1 << 20)
+/* big enough for huge pages (bigmem.h) once a profile is big */
+#define POOL_MAX_CHUNK ((size_t)8 << 20)
 
 char *lp_pool_reserve(struct lp_profile *p, size_t n)
 {
@@ -58,7 +60,7 @@ char *lp_pool_reserve(struct lp_profile *p, size_t n)
 		size = n;
 	if (size > SIZE_MAX - sizeof(*c))
 		return NULL;
-	c = malloc(sizeof(*c) + size);
+	c = lp_big_malloc(sizeof(*c) + size);
 	if (!c)
 		return NULL;
 	c->used = 0;
@@ -185,6 +187,7 @@ static int grow(void **array, size_t *alloc, size_t need, size_t size)
 	a = realloc(*array, n * size);
 	if (!a)
 		return -LP_ENOMEM;
+	lp_big_hint(a, n * size);
 	*array = a;
 	*alloc = n;
 	return 0;

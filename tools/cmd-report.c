@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "builtin.h"
 #include "fix/inputs.h"
 #include "fold.h"
@@ -488,6 +489,7 @@ int cmd_report(int argc, const char **argv)
 		view = &folded;
 	}
 	rows = lp_xmalloc(view->nr * sizeof(*rows));
+	lp_big_hint(rows, view->nr * sizeof(*rows));
 	for (i = 0; i < view->nr; i++) {
 		const struct lp_prof_site *s = &view->sites[i];
 
