@@ -871,12 +871,27 @@ static void *read_part(void *arg)
 	return NULL;
 }
 
-static int adopt(struct lp_profile *p, struct lp_profile *tmp,
-		 const char *name);
-static size_t count_lines(const char *buf, size_t len);
+static int adopt_rest(struct lp_profile *p, struct lp_profile *tmp);
 
+/*
+ * The second part's sites go straight into @out's array, behind room for
+ * one site per line of the first part: copying half a million sites from
+ * an array of its own cost as much as reading them.  Before the part is
+ * released, its window into @out's array is taken away from it.
+ */
+static void part_release(struct part *pt)
+{
+	pt->prof.sites = NULL;
+	pt->prof.nr = pt->prof.alloc = 0;
+	lp_profile_release(&pt->prof);
+}
+
+/*
+ * @out's array has room for a site per line (the caller sized it), and
+ * @first_lines is the number of lines in the first half of the buffer.
+ */
 static int read_split(struct lp_profile *out, struct lp_reader *r,
-		      size_t split_min)
+		      size_t split_min, size_t first_lines)
 {
 	size_t len = (size_t)(r->end - r->buf), lines;
 	const char *mid;
@@ -887,21 +902,24 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 
 	mid = len >= split_min && len >= 2 ?
 	      memchr(r->buf + len / 2, '\n', len - len / 2) : NULL;
-	if (!mid || mid + 1 >= r->end) {
+	/* lines of the first part: those of the first half, and mid's */
+	lines = first_lines + 1;
+	if (!mid || mid + 1 >= r->end || out->nr || out->alloc <= lines) {
 		st.first_part = 0;
 		return lp_read_records(out, r, &st);
 	}
 	mid++;
-	lines = count_lines(r->buf, (size_t)(mid - r->buf)) - 1;
 	memset(&second, 0, sizeof(second));
 	lp_profile_init(&second.prof);
+	second.prof.sites = out->sites + lines;
+	second.prof.alloc = out->alloc - lines;
 	lp_reader_init(&second.r, r->name, mid, (size_t)(r->end - mid),
 		       &second.diag);
 	second.r.lineno = lines;
 	second.st.seen_header = 1;
 	second.st.second_part = 1;
 	if (pthread_create(&helper, NULL, read_part, &second)) {
-		lp_profile_release(&second.prof);
+		part_release(&second);
 		st.first_part = 0;
 		return lp_read_records(out, r, &st);
 	}
@@ -910,7 +928,7 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 	pthread_join(helper, NULL);
 	if (!err && (!st.seen_header || st.seen_end)) {
 		/* not a plain stretch of records: read it in one piece */
-		lp_profile_release(&second.prof);
+		part_release(&second);
 		lp_profile_release(out);
 		lp_reader_init(r, r->name, r->buf, len, r->diag);
 		st = (struct lp_read_state){ 0, 0, 0, 0, 0, 0, 0 };
@@ -927,10 +945,29 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 		memcpy(r->diag, &second.diag, sizeof(second.diag));
 		err = second.err;
 	}
-	if (!err && adopt(out, &second.prof, NULL) < 0)
-		err = lp_reader_fail(r, -LP_ENOMEM, "out of memory");
-	lp_profile_release(&second.prof);
+	if (!err) {
+		memmove(out->sites + out->nr, second.prof.sites,
+			second.prof.nr * sizeof(*out->sites));
+		out->nr += second.prof.nr;
+		second.prof.nr = 0;
+		if (adopt_rest(out, &second.prof) < 0)
+			err = lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+	}
+	part_release(&second);
 	return err;
+}
+
+/* Moves @tmp's strings and meta into @p; 0 or -LP_ENOMEM. */
+static int adopt_rest(struct lp_profile *p, struct lp_profile *tmp)
+{
+	size_t i;
+
+	pool_splice(p, tmp);
+	for (i = 0; i < tmp->meta_nr; i++)
+		if (lp_profile_set_meta(p, tmp->meta[i].key,
+					tmp->meta[i].value) < 0)
+			return -LP_ENOMEM;
+	return 0;
 }
 
 /*
@@ -940,8 +977,6 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 static int adopt(struct lp_profile *p, struct lp_profile *tmp,
 		 const char *name)
 {
-	size_t i;
-
 	if (!p->name && name && !(p->name = strdup(name)))
 		return -LP_ENOMEM;
 	if (!p->nr) {
@@ -969,12 +1004,7 @@ static int adopt(struct lp_profile *p, struct lp_profile *tmp,
 		if (p->origin != tmp->origin)
 			p->origin = LP_ORIGIN_PROFILE;
 	}
-	pool_splice(p, tmp);
-	for (i = 0; i < tmp->meta_nr; i++)
-		if (lp_profile_set_meta(p, tmp->meta[i].key,
-					tmp->meta[i].value) < 0)
-			return -LP_ENOMEM;
-	return 0;
+	return adopt_rest(p, tmp);
 }
 
 static int is_blank(const char *s, size_t n)
@@ -987,16 +1017,42 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
-static size_t count_lines(const char *buf, size_t len)
+/*
+ * Counts the LF bytes of @n bytes at @s and ORs into *@nul whether one of
+ * them is a NUL.  A pass over 100 MiB, so sixteen bytes at a time: each
+ * compare adds its matches to byte counters, summed before they can wrap.
+ */
+static size_t count_newlines(const char *s, size_t n, int *nul)
 {
-	const char *p = buf, *end = buf + len;
-	size_t n = 1;
+	size_t count = 0, i = 0;
+	int any = 0;
 
-	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
-		n++;
-		p++;
+#ifdef __SSE2__
+	const __m128i lf = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (i + 16 <= n) {
+		__m128i acc = zero, z = zero, sum;
+		size_t stop = n - i >= 255 * 16 ? i + 255 * 16 : n - 15;
+
+		for (; i < stop; i += 16) {
+			const void *at = s + i;
+			__m128i v = _mm_loadu_si128((const __m128i *)at);
+
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, lf));
+			z = _mm_or_si128(z, _mm_cmpeq_epi8(v, zero));
+		}
+		sum = _mm_sad_epu8(acc, zero);
+		count += (size_t)_mm_cvtsi128_si32(sum) +
+			 (size_t)_mm_extract_epi16(sum, 4);
+		any |= _mm_movemask_epi8(z);
 	}
-	return n;
+#endif
+	for (; i < n; i++) {
+		count += s[i] == '\n';
+		any |= !s[i];
+	}
+	*nul |= any != 0;
+	return count;
 }
 
 int lp_profile_read_buf(struct lp_profile *p, const char *name,
@@ -1014,15 +1070,19 @@ int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
 	enum lp_prof_origin kind = LP_ORIGIN_PROFILE;
 	struct lp_reader r;
 	const char *nul;
-	size_t n = strlen(LP_PROFILE_MAGIC);
-	int err, found = 0;
+	size_t n = strlen(LP_PROFILE_MAGIC), first_lines, lines;
+	int err, found = 0, has_nul = 0;
 
 	if (!name)
 		name = "<input>";
 	lp_reader_init(&r, name, buf, len, diag);
 	diag->msg[0] = '\0';
-	nul = len ? memchr(buf, '\0', len) : NULL;
-	if (nul) {
+	/* one pass: NUL bytes, and the lines of each half for read_split() */
+	first_lines = count_newlines(buf, len / 2, &has_nul);
+	lines = first_lines + count_newlines(buf + len / 2, len - len / 2,
+					     &has_nul) + 1;
+	if (has_nul) {
+		nul = memchr(buf, '\0', len);
 		/* name the line, so a profile with one damaged byte is found */
 		while (lp_reader_next(&r) && r.next <= nul)
 			;
@@ -1055,11 +1115,11 @@ int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
 	}
 	lp_reader_init(&r, name, buf, len, diag);
 	/* one record per line: size the array once, not by doubling */
-	if (grow((void **)&tmp.sites, &tmp.alloc, count_lines(buf, len),
+	if (grow((void **)&tmp.sites, &tmp.alloc, lines,
 		 sizeof(*tmp.sites)) < 0)
 		return lp_reader_fail(&r, -LP_ENOMEM, "out of memory");
 	if (kind == LP_ORIGIN_PROFILE)
-		err = read_split(&tmp, &r, split_min);
+		err = read_split(&tmp, &r, split_min, first_lines);
 	else if (kind == LP_ORIGIN_CSV)
 		err = lp_csv_read(&tmp, &r);
 	else
