@@ -7,6 +7,7 @@
  * "correct/constant" form of annotate_branch_stat_show), the percent of
  * get_incorrect_percent and the ranking of annotated_branch_stat_cmp.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,19 +78,17 @@ static long key_percent(const struct lp_kernel_key *k)
 	return lp_kernel_percent(k->correct, k->incorrect);
 }
 
-/* The order of two keys of the same percent. */
-static int cmp_same_percent(const struct lp_kernel_key *ka,
-			    const struct lp_kernel_key *kb)
+/*
+ * The order of two keys of the same percent past their counts and the
+ * first bytes of their function: out of line, because most comparisons
+ * of a sort end before it.
+ */
+static int cmp_names(const struct lp_kernel_key *ka,
+		     const struct lp_kernel_key *kb)
 {
 	const struct lp_prof_site *a = ka->site, *b = kb->site;
 	int c;
 
-	if ((c = cmp_u64(kb->incorrect, ka->incorrect)))
-		return c;
-	if ((c = cmp_u64(ka->correct, kb->correct)))
-		return c;
-	if (ka->func8 != kb->func8)
-		return ka->func8 < kb->func8 ? -1 : 1;
 	/*
 	 * The reader gives neighbouring records one copy of a string they
 	 * share, so equal pointers spare most of the string compares.
@@ -115,6 +114,19 @@ static int cmp_same_percent(const struct lp_kernel_key *ka,
 	return a->cond == b->cond ? 0 : strcmp(a->cond, b->cond);
 }
 
+/* The order of two keys of the same percent. */
+static inline int cmp_same_percent(const struct lp_kernel_key *ka,
+				   const struct lp_kernel_key *kb)
+{
+	if (ka->incorrect != kb->incorrect)
+		return ka->incorrect > kb->incorrect ? -1 : 1;
+	if (ka->correct != kb->correct)
+		return ka->correct < kb->correct ? -1 : 1;
+	if (ka->func8 != kb->func8)
+		return ka->func8 < kb->func8 ? -1 : 1;
+	return cmp_names(ka, kb);
+}
+
 int lp_kernel_key_cmp(const void *pa, const void *pb)
 {
 	const struct lp_kernel_key *ka = pa, *kb = pb;
@@ -138,28 +150,15 @@ static void insertion_sort(struct lp_kernel_key *a, size_t n)
 	}
 }
 
-/*
- * Sorts @a, keys of one percent, in place, with @tmp room for n / 2 + 1
- * keys.  It moves the keys themselves: qsort() sorts pointers to keys
- * of this size, and at a million rows following them costs a cache miss
- * per comparison.
- */
-static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
-		       size_t n)
+/* Merges the sorted a[0..mid) and a[mid..n), with @tmp room for mid keys. */
+static void merge_runs(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
+		       size_t mid, size_t n)
 {
-	size_t mid = n / 2, i = 0, j, k = 0;
+	size_t i = 0, j = mid, k = 0;
 
-	if (n <= 16) {
-		insertion_sort(a, n);
-		return;
-	}
-	merge_sort(a, tmp, mid);
-	merge_sort(a + mid, tmp, n - mid);
-	if (cmp_same_percent(&a[mid - 1], &a[mid]) <= 0)
+	if (!mid || mid == n || cmp_same_percent(&a[mid - 1], &a[mid]) <= 0)
 		return;
 	memcpy(tmp, a, mid * sizeof(*a));
-	/* merge tmp[0..mid) and a[mid..n) into a[0..n) */
-	j = mid;
 	while (i < mid && j < n) {
 		if (cmp_same_percent(&a[j], &tmp[i]) < 0)
 			a[k++] = a[j++];
@@ -170,34 +169,53 @@ static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
 		a[k++] = tmp[i++];
 }
 
+/*
+ * Sorts @a, keys of one percent, in place, with @tmp room for n / 2 + 1
+ * keys.  It moves the keys themselves: qsort() sorts pointers to keys
+ * of this size, and at a million rows following them costs a cache miss
+ * per comparison.
+ */
+static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
+		       size_t n)
+{
+	size_t mid = n / 2;
+
+	if (n <= 16) {
+		insertion_sort(a, n);
+		return;
+	}
+	merge_sort(a, tmp, mid);
+	merge_sort(a + mid, tmp, n - mid);
+	merge_runs(a, tmp, mid, n);
+}
+
 /* Bucket 0 is 100%, bucket 100 is 0%, bucket 101 is X (never run). */
 static size_t bucket(const struct lp_kernel_key *k)
 {
 	return (size_t)(100 - key_percent(k));
 }
 
-/*
- * The percent has only 102 values, so the keys are first put in their
- * bucket in place (an American flag sort: no second array of a million
- * keys to fault in), and each bucket is merge-sorted on the rest.
- */
-int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
-{
-	size_t next[102] = { 0 }, end[102], i, b;
-	struct lp_kernel_key *tmp;
+#define BUCKETS 102
 
-	if (n < 2)
-		return 0;
+/*
+ * Puts the keys in their bucket in place (an American flag sort: no
+ * second array of a million keys to fault in); @end receives where
+ * each bucket ends.
+ */
+static void to_buckets(struct lp_kernel_key *keys, size_t n, size_t *end)
+{
+	size_t next[BUCKETS] = { 0 }, i, b;
+
 	for (i = 0; i < n; i++)
 		next[bucket(&keys[i])]++;
-	for (b = 0, i = 0; b < 102; b++) {
+	for (b = 0, i = 0; b < BUCKETS; b++) {
 		size_t count = next[b];
 
 		next[b] = i;
 		i += count;
 		end[b] = i;
 	}
-	for (b = 0; b < 102; b++) {
+	for (b = 0; b < BUCKETS; b++) {
 		while (next[b] < end[b]) {
 			struct lp_kernel_key k = keys[next[b]];
 			size_t to = bucket(&k);
@@ -211,17 +229,83 @@ int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
 			keys[next[to]++] = k;
 		}
 	}
-	tmp = lp_big_malloc((n / 2 + 1) * sizeof(*tmp));
+}
+
+/*
+ * One thread's share of the sort: keys[lo..hi), each bucket's part of it
+ * sorted on its own; @tmp has room for (hi - lo) / 2 + 1 keys.
+ */
+struct sort_part {
+	struct lp_kernel_key *keys, *tmp;
+	const size_t *end;
+	size_t lo, hi;
+};
+
+static void *sort_part(void *arg)
+{
+	const struct sort_part *sp = arg;
+	size_t b, from = 0;
+
+	for (b = 0; b < BUCKETS && from < sp->hi; from = sp->end[b++]) {
+		size_t lo = from > sp->lo ? from : sp->lo;
+		size_t hi = sp->end[b] < sp->hi ? sp->end[b] : sp->hi;
+
+		if (lo < hi)
+			merge_sort(sp->keys + lo, sp->tmp, hi - lo);
+	}
+	return NULL;
+}
+
+/*
+ * The percent has only 102 values, so the keys are first put in their
+ * bucket, and each bucket is merge-sorted on the rest.  Past @par_min
+ * keys the two halves of the array are sorted in two threads (a bucket
+ * may hold most keys, so the halves are split by position, not by
+ * bucket), and the two runs of the bucket that straddles the middle are
+ * then merged.
+ */
+int lp_kernel_sort_par(struct lp_kernel_key *keys, size_t n, size_t par_min)
+{
+	size_t end[BUCKETS], half = n / 2, b, from;
+	struct lp_kernel_key *tmp;
+	struct sort_part lo, hi;
+	pthread_t helper;
+	int threaded;
+
+	if (n < 2)
+		return 0;
+	to_buckets(keys, n, end);
+	/* each half's room, the second's behind the first's */
+	tmp = lp_big_malloc((half / 2 + 1 + (n - half) / 2 + 1) * sizeof(*tmp));
 	if (!tmp) {
 		qsort(keys, n, sizeof(*keys), lp_kernel_key_cmp);
 		return -LP_ENOMEM;
 	}
-	for (b = 0, i = 0; b < 102; b++) {
-		merge_sort(keys + i, tmp, end[b] - i);
-		i = end[b];
+	lo = (struct sort_part){ keys, tmp, end, 0, n };
+	threaded = n >= par_min;
+	if (threaded) {
+		lo.hi = half;
+		hi = (struct sort_part){ keys, tmp + half / 2 + 1, end, half,
+					 n };
+		threaded = !pthread_create(&helper, NULL, sort_part, &hi);
+		if (!threaded)
+			lo.hi = n;
+	}
+	sort_part(&lo);
+	if (threaded) {
+		pthread_join(helper, NULL);
+		for (b = 0, from = 0; end[b] <= half; from = end[b++])
+			;
+		/* mid - from <= half: the whole room is free again */
+		merge_runs(keys + from, tmp, half - from, end[b] - from);
 	}
 	free(tmp);
 	return 0;
+}
+
+int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
+{
+	return lp_kernel_sort_par(keys, n, LP_KERNEL_SORT_PAR_MIN);
 }
 
 int lp_kernel_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b)

@@ -64,10 +64,18 @@ int lp_kernel_key_cmp(const void *a, const void *b);
 /*! lp_kernel_sort() :
  *  Sorts @n keys in lp_kernel_key_cmp() order, much faster than qsort()
  *  on large arrays: buckets by percent in place, then a merge sort that
- *  moves the keys, not pointers to them.
+ *  moves the keys, not pointers to them, in two threads when big.
  *  @return : 0 or -LP_ENOMEM (the keys are then sorted by qsort()).
  */
 int lp_kernel_sort(struct lp_kernel_key *keys, size_t n);
+
+/*! lp_kernel_sort_par() :
+ *  lp_kernel_sort() that sorts in two threads from @par_min keys on
+ *  (lp_kernel_sort() gives LP_KERNEL_SORT_PAR_MIN; tests give 0, to
+ *  check the threaded sort on small arrays).
+ */
+#define LP_KERNEL_SORT_PAR_MIN ((size_t)1 << 16)
+int lp_kernel_sort_par(struct lp_kernel_key *keys, size_t n, size_t par_min);
 
 /*! lp_kernel_cmp() :
  *  The kernel's order, worst first: percent incorrect descending (X last),
