@@ -318,38 +318,62 @@ int lp_kernel_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b)
 }
 
 /*
- * Writes @v in decimal into the end of @tmp (24 bytes); returns where the
- * digits start.
+ * A million rows are some five million numbers: two digits a step, and
+ * stores of fixed size that a row's room (LP_KERNEL_ROW_MAX) allows past
+ * the field, since the fields are written left to right.
  */
-static char *digits(char *tmp, uint64_t v)
-{
-	char *p = tmp + 24;
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"68697071727374757677787980818283848586878889909192939495969798"
+	"99";
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return p;
+static size_t ndigits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL
+	};
+	/* log10 from log2: 1233 / 4096 is just over log10(2) */
+	size_t t = (size_t)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+
+	return v < 10 ? 1 : t + 1 - (v < pow10[t]);
 }
 
-/* printf's "%*lu": right-aligned in @width, never cut. */
+/* Writes the digits of @v so that they end at @end. */
+static void put_digits(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, digit_pairs + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		memcpy(end - 2, digit_pairs + v * 2, 2);
+	} else {
+		end[-1] = (char)('0' + v);
+	}
+}
+
+/* printf's "%*lu": right-aligned in @width (at most 8), never cut. */
 static size_t put_right(char *p, uint64_t v, size_t width)
 {
-	char tmp[24], *d = digits(tmp, v);
-	size_t n = (size_t)(tmp + 24 - d), pad = n < width ? width - n : 0;
+	size_t n = ndigits(v), w = n > width ? n : width;
 
-	memset(p, ' ', pad);
-	memcpy(p + pad, d, n);
-	return pad + n;
+	memcpy(p, "        ", 8);
+	put_digits(p + w, v);
+	return w;
 }
 
-/* printf's "%-W.Ws": cut at @width bytes, padded to it. */
+/* printf's "%-W.Ws": cut at @width (at most 32) bytes, padded to it. */
 static size_t put_left(char *p, const char *s, size_t width)
 {
-	size_t n = strnlen(s, width);
-
-	memcpy(p, s, n);
-	memset(p + n, ' ', width - n);
+	memset(p, ' ', 32);
+	memcpy(p, s, strnlen(s, width));
 	return width;
 }
 
@@ -361,8 +385,7 @@ size_t lp_kernel_row(char *buf, const struct lp_prof_site *s)
 	p += put_right(p, s->correct, 8);
 	if (s->constant) {
 		/* l = 8 - strlen("/constant"), as the kernel pads it */
-		char tmp[24], *d = digits(tmp, s->constant);
-		size_t l = (size_t)(tmp + 24 - d) + 1;
+		size_t l = ndigits(s->constant) + 1;
 
 		*p++ = '/';
 		p += put_right(p, s->constant, 0);
