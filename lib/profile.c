@@ -387,12 +387,14 @@ static size_t split_fields(const struct lp_reader *r, struct field *f)
 #ifdef __SSE2__
 	const __m128i tab = _mm_set1_epi8('\t');
 
-	for (; end - p >= 16; p += 16) {
+	/* the last bytes too, where the buffer goes on past the line */
+	for (; p < end && (end - p >= 16 || r->end - p >= 16); p += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		unsigned m;
 
 		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab));
-
+		if (end - p < 16)
+			m &= (1u << (end - p)) - 1;
 		for (; m; m &= m - 1) {
 			const char *t = p + __builtin_ctz(m);
 
@@ -400,6 +402,8 @@ static size_t split_fields(const struct lp_reader *r, struct field *f)
 			start = t + 1;
 		}
 	}
+	if (p > end)
+		p = end;
 #endif
 	for (; p < end; p++) {
 		if (*p == '\t') {
@@ -455,8 +459,13 @@ static inline uint64_t has_special(uint64_t w)
 }
 #endif
 
-/* True when @n bytes at @s have no escape and no byte that needs one. */
-static int is_plain(const char *s, size_t n)
+/*
+ * True when @n bytes at @s have no escape and no byte that needs one.
+ * Fields are mostly shorter than sixteen bytes: their tail is one load
+ * too, with the bytes past it masked off, where the buffer (which ends
+ * at @limit) goes on far enough.
+ */
+static int is_plain(const char *s, size_t n, const char *limit)
 {
 	size_t i = 0;
 
@@ -464,6 +473,10 @@ static int is_plain(const char *s, size_t n)
 	for (; i + 16 <= n; i += 16)
 		if (lp_special16(s + i))
 			return 0;
+	if (i < n && limit - (s + i) >= 16)
+		return !(lp_special16(s + i) & ((1u << (n - i)) - 1));
+#else
+	(void)limit;
 #endif
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -481,7 +494,7 @@ static int decode_into(struct lp_reader *r, const char *what,
 	size_t i;
 
 	/* most text is plain: a copy; anything else, byte by byte */
-	if (is_plain(f->s, f->n)) {
+	if (is_plain(f->s, f->n, r->end)) {
 		memcpy(d, f->s, f->n);
 		d[f->n] = '\0';
 		return (int)f->n;
@@ -553,6 +566,8 @@ static int decode_into(struct lp_reader *r, const char *what,
 
 /*
  * Decodes a site's text field into @out's pool, as a new string.
+ * @return : its length (shorter than the field when it had escapes), or
+ *           a negative -LP_E*.
  */
 static int decode_text(struct lp_reader *r, struct lp_profile *out,
 		       const char *what, const struct field *f, char **res)
@@ -570,7 +585,7 @@ static int decode_text(struct lp_reader *r, struct lp_profile *out,
 		return n;
 	lp_pool_commit(out, (size_t)n + 1);
 	*res = d;
-	return 0;
+	return n;
 }
 
 static int same_field(const struct field *a, const struct field *b)
@@ -677,8 +692,8 @@ static int read_site(struct lp_reader *r, const struct field *f, size_t nr,
 		} else if ((err = decode_text(r, out, text[i].what, fi,
 					      dst)) < 0) {
 			return err;
-		} else if (!memchr(fi->s, '\\', fi->n)) {
-			/* no escape read, none to write */
+		} else if ((size_t)err == fi->n) {
+			/* every escape is longer than its byte: none read */
 			s.plain |= bit;
 		}
 	}
@@ -762,7 +777,9 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 		{ LP_PROFILE_MAGIC, 2 }, { "meta", 3 }, { "site", 10 },
 		{ "end", 2 },
 	};
-	struct field f[MAX_FIELDS], prev[MAX_FIELDS];
+	struct field fields[2][MAX_FIELDS];
+	/* the record's fields, and the last site's: swapped, not copied */
+	struct field *f = fields[0], *prev = fields[1];
 	int err;
 	uint64_t local_sites = 0;
 
@@ -784,9 +801,14 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 			return lp_reader_fail(r, -LP_EPARSE,
 					      "record after the end record");
 		nr = split_fields(r, f);
-		for (i = 0; i < sizeof(records) / sizeof(records[0]); i++)
-			if (is_record(&f[0], records[i].type))
-				break;
+		/* nearly every record is a site */
+		if (f[0].n == 4 && !memcmp(f[0].s, "site", 4))
+			i = 2;
+		else
+			for (i = 0; i < sizeof(records) / sizeof(records[0]);
+			     i++)
+				if (is_record(&f[0], records[i].type))
+					break;
 		if (i == sizeof(records) / sizeof(records[0])) {
 			char ex[48];
 
@@ -817,7 +839,8 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 		case 2:
 			err = read_site(r, f, nr, local_sites ? prev : NULL,
 					out);
-			memcpy(prev, f, sizeof(prev));
+			prev = f;
+			f = fields[f == fields[0]];
 			local_sites++;
 			st->sites++;
 			break;
