@@ -1078,6 +1078,42 @@ static size_t count_newlines(const char *s, size_t n, int *nul)
 	return count;
 }
 
+struct count_job {
+	const char *s;
+	size_t n, newlines;
+	int nul;
+};
+
+static void *count_job(void *arg)
+{
+	struct count_job *job = arg;
+
+	job->newlines = count_newlines(job->s, job->n, &job->nul);
+	return NULL;
+}
+
+/*
+ * One pass finds NUL bytes and counts the lines of the whole buffer
+ * (returned) and of its first half (*@first, for read_split()); a big
+ * buffer's halves are counted in two threads, as they are read.
+ */
+static size_t count_halves(const char *buf, size_t len, size_t split_min,
+			   size_t *first, int *nul)
+{
+	struct count_job second = { buf + len / 2, len - len / 2, 0, 0 };
+	pthread_t helper;
+	int threaded = len >= split_min &&
+		       !pthread_create(&helper, NULL, count_job, &second);
+
+	*first = count_newlines(buf, len / 2, nul);
+	if (threaded)
+		pthread_join(helper, NULL);
+	else
+		count_job(&second);
+	*nul |= second.nul;
+	return *first + second.newlines + 1;
+}
+
 int lp_profile_read_buf(struct lp_profile *p, const char *name,
 			const char *buf, size_t len, struct lp_diag *diag)
 {
@@ -1100,10 +1136,7 @@ int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
 		name = "<input>";
 	lp_reader_init(&r, name, buf, len, diag);
 	diag->msg[0] = '\0';
-	/* one pass: NUL bytes, and the lines of each half for read_split() */
-	first_lines = count_newlines(buf, len / 2, &has_nul);
-	lines = first_lines + count_newlines(buf + len / 2, len - len / 2,
-					     &has_nul) + 1;
+	lines = count_halves(buf, len, split_min, &first_lines, &has_nul);
 	if (has_nul) {
 		nul = memchr(buf, '\0', len);
 		/* name the line, so a profile with one damaged byte is found */
