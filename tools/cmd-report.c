@@ -321,26 +321,6 @@ static size_t kernel_rows(char *buf, size_t cap,
 	return len;
 }
 
-/* The rows a helper thread formats into memory while the others print. */
-struct rows_text {
-	const struct lp_kernel_key *rows;
-	size_t nr;
-	char *buf;              /* NULL: no memory, print them here */
-	size_t len;
-};
-
-static void *format_rows(void *arg)
-{
-	struct rows_text *t = arg;
-	size_t i = 0, cap = t->nr * LP_KERNEL_ROW_MAX;
-
-	/* the room of the longest rows, of which the typical touch half */
-	t->buf = lp_big_malloc(cap);
-	if (t->buf)
-		t->len = kernel_rows(t->buf, cap, t->rows, t->nr, &i);
-	return NULL;
-}
-
 /* Prints @nr rows through a buffer of its own. */
 static void print_rows(const struct lp_kernel_key *rows, size_t nr)
 {
@@ -353,31 +333,115 @@ static void print_rows(const struct lp_kernel_key *rows, size_t nr)
 }
 
 /*
- * A million rows take a tenth of a second to format: the second half is
- * formatted by a helper thread while the first is printed.
+ * A million rows take a tenth of a second to format.  From PARALLEL_ROWS
+ * rows on, a helper thread formats every other block of rows into one of
+ * a few buffers, which the main thread prints in turn between its own
+ * blocks: two cores format, and the memory stays that of a few blocks
+ * (the whole half of the table in memory was 45 MiB to fault in).
  */
 #define PARALLEL_ROWS 65536
+#define BLOCK_ROWS 4096
+#define BLOCK_BYTES (BLOCK_ROWS * LP_KERNEL_ROW_MAX)
+#define SLOTS 4
+
+struct helper_rows {
+	const struct lp_kernel_key *rows;
+	size_t nr;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	char *buf[SLOTS];
+	size_t len[SLOTS];
+	int full[SLOTS];        /* formatted, not yet printed */
+};
+
+/* Waits under h->lock until slot @k's fullness is @want. */
+static void slot_wait(struct helper_rows *h, size_t k, int want)
+{
+	pthread_mutex_lock(&h->lock);
+	while (h->full[k] != want)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+}
+
+static void slot_set(struct helper_rows *h, size_t k, int full)
+{
+	pthread_mutex_lock(&h->lock);
+	h->full[k] = full;
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The helper: the odd blocks, in order, into the slots in turn. */
+static void *format_blocks(void *arg)
+{
+	struct helper_rows *h = arg;
+	size_t b, k;
+
+	for (b = 1, k = 0; b * BLOCK_ROWS < h->nr; b += 2) {
+		size_t i = b * BLOCK_ROWS, end = i + BLOCK_ROWS;
+
+		slot_wait(h, k, 0);
+		h->len[k] = kernel_rows(h->buf[k], BLOCK_BYTES, h->rows,
+					end < h->nr ? end : h->nr, &i);
+		slot_set(h, k, 1);
+		k = (k + 1) % SLOTS;
+	}
+	return NULL;
+}
+
+/* The main thread's side: its even blocks, and the helper's between. */
+static void print_blocks(struct helper_rows *h)
+{
+	size_t b, k = 0;
+
+	for (b = 0; b * BLOCK_ROWS < h->nr; b++) {
+		size_t i = b * BLOCK_ROWS, n = h->nr - i;
+
+		if (!(b & 1)) {
+			print_rows(h->rows + i,
+				   n < BLOCK_ROWS ? n : BLOCK_ROWS);
+			continue;
+		}
+		slot_wait(h, k, 1);
+		fwrite(h->buf[k], 1, h->len[k], stdout);
+		slot_set(h, k, 0);
+		k = (k + 1) % SLOTS;
+	}
+}
+
+static void print_parallel(const struct lp_kernel_key *rows, size_t nr)
+{
+	struct helper_rows h;
+	pthread_t helper;
+	size_t k, ok = 1;
+
+	memset(&h, 0, sizeof(h));
+	h.rows = rows;
+	h.nr = nr;
+	for (k = 0; k < SLOTS; k++)
+		ok &= (h.buf[k] = malloc(BLOCK_BYTES)) != NULL;
+	pthread_mutex_init(&h.lock, NULL);
+	pthread_cond_init(&h.cond, NULL);
+	if (ok && !pthread_create(&helper, NULL, format_blocks, &h)) {
+		print_blocks(&h);
+		pthread_join(helper, NULL);
+	} else {
+		print_rows(rows, nr);
+	}
+	pthread_cond_destroy(&h.cond);
+	pthread_mutex_destroy(&h.lock);
+	for (k = 0; k < SLOTS; k++)
+		free(h.buf[k]);
+}
 
 static void print_kernel(const struct lp_kernel_key *rows, size_t nr,
 			 int all)
 {
-	struct rows_text second = { rows + nr / 2, nr - nr / 2, NULL, 0 };
-	pthread_t helper;
-	int threaded = nr >= PARALLEL_ROWS &&
-		       !pthread_create(&helper, NULL, format_rows, &second);
-
 	fputs(all ? LP_KERNEL_ALL_HEADER : LP_KERNEL_HEADER, stdout);
-	if (!threaded) {
-		print_rows(rows, nr);
-		return;
-	}
-	print_rows(rows, nr / 2);
-	pthread_join(helper, NULL);
-	if (second.buf)
-		fwrite(second.buf, 1, second.len, stdout);
+	if (nr >= PARALLEL_ROWS)
+		print_parallel(rows, nr);
 	else
-		print_rows(second.rows, second.nr);
-	free(second.buf);
+		print_rows(rows, nr);
 }
 
 /*
