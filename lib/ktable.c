@@ -69,8 +69,9 @@ void lp_kernel_key_init(struct lp_kernel_key *k, const struct lp_prof_site *s)
 	k->incorrect = s->incorrect;
 	k->correct = s->correct;
 	k->site = s;
-	k->func8 = prefix8(s->func);
-	k->base8 = prefix8(lp_path_base(s->file));
+	k->func8[0] = prefix8(s->func);
+	/* a NUL among the first 8 bytes: the rest is padding */
+	k->func8[1] = k->func8[0] & 0xff ? prefix8(s->func + 8) : 0;
 }
 
 static long key_percent(const struct lp_kernel_key *k)
@@ -93,12 +94,10 @@ static int cmp_names(const struct lp_kernel_key *ka,
 	 * The reader gives neighbouring records one copy of a string they
 	 * share, so equal pointers spare most of the string compares.
 	 */
-	if ((ka->func8 & 0xff) && a->func != b->func &&
-	    (c = strcmp(a->func, b->func)))
+	if ((ka->func8[1] & 0xff) && a->func != b->func &&
+	    (c = strcmp(a->func + 16, b->func + 16)))
 		return c;
-	if (ka->base8 != kb->base8)
-		return ka->base8 < kb->base8 ? -1 : 1;
-	if ((ka->base8 & 0xff) && a->file != b->file &&
+	if (a->file != b->file &&
 	    (c = strcmp(lp_path_base(a->file), lp_path_base(b->file))))
 		return c;
 	if (a->line != b->line)
@@ -122,8 +121,10 @@ static inline int cmp_same_percent(const struct lp_kernel_key *ka,
 		return ka->incorrect > kb->incorrect ? -1 : 1;
 	if (ka->correct != kb->correct)
 		return ka->correct < kb->correct ? -1 : 1;
-	if (ka->func8 != kb->func8)
-		return ka->func8 < kb->func8 ? -1 : 1;
+	if (ka->func8[0] != kb->func8[0])
+		return ka->func8[0] < kb->func8[0] ? -1 : 1;
+	if (ka->func8[1] != kb->func8[1])
+		return ka->func8[1] < kb->func8[1] ? -1 : 1;
 	return cmp_names(ka, kb);
 }
 
