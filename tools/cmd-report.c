@@ -333,13 +333,18 @@ static void print_rows(const struct lp_kernel_key *rows, size_t nr)
 }
 
 /*
- * A million rows take a tenth of a second to format.  From PARALLEL_ROWS
- * rows on, a helper thread formats every other block of rows into one of
- * a few buffers, which the main thread prints in turn between its own
- * blocks: two cores format, and the memory stays that of a few blocks
- * (the whole half of the table in memory was 45 MiB to fault in).
+ * From PARALLEL_ROWS rows on, the keys are made and the rows formatted
+ * by two threads; below, a thread costs more than it saves.
  */
 #define PARALLEL_ROWS 65536
+
+/*
+ * A million rows take a tenth of a second to format.  A helper thread
+ * formats every other block of rows into one of a few buffers, which the
+ * main thread prints in turn between its own blocks: two cores format,
+ * and the memory stays that of a few blocks (the whole half of the table
+ * in memory was 45 MiB to fault in).
+ */
 #define BLOCK_ROWS 4096
 #define BLOCK_BYTES (BLOCK_ROWS * LP_KERNEL_ROW_MAX)
 #define SLOTS 4
@@ -566,6 +571,59 @@ out:
 	return ret;
 }
 
+/* The keys of sites[0..n) with at least @min_hits evaluations. */
+struct key_job {
+	struct lp_kernel_key *rows;
+	const struct lp_prof_site *sites;
+	size_t n, nr;           /* sites given, keys made */
+	unsigned long long min_hits;
+};
+
+static void *key_job(void *arg)
+{
+	struct key_job *job = arg;
+	size_t i;
+
+	job->nr = 0;
+	for (i = 0; i < job->n; i++) {
+		const struct lp_prof_site *s = &job->sites[i];
+
+		/* saturating: a sum past 2^64-1 has certainly enough hits */
+		if (job->min_hits &&
+		    s->correct + s->incorrect < job->min_hits &&
+		    s->correct + s->incorrect >= s->correct)
+			continue;
+		lp_kernel_key_init(&job->rows[job->nr++], s);
+	}
+	return NULL;
+}
+
+/*
+ * Makes the keys of @n sites into @rows (room for @n) and returns how
+ * many; a big profile's halves in two threads, the second half's keys
+ * then moved down behind the first's.
+ */
+static size_t make_keys(struct lp_kernel_key *rows,
+			const struct lp_prof_site *sites, size_t n,
+			unsigned long long min_hits)
+{
+	size_t half = n >= PARALLEL_ROWS ? n / 2 : n;
+	struct key_job first = { rows, sites, half, 0, min_hits };
+	struct key_job second = { rows + half, sites + half, n - half, 0,
+				  min_hits };
+	pthread_t helper;
+	int threaded = half < n &&
+		       !pthread_create(&helper, NULL, key_job, &second);
+
+	key_job(&first);
+	if (threaded)
+		pthread_join(helper, NULL);
+	else if (half < n)
+		key_job(&second);
+	memmove(rows + first.nr, second.rows, second.nr * sizeof(*rows));
+	return first.nr + second.nr;
+}
+
 /* --top N: how many of @nr rows a table shows. */
 static size_t top(const struct report_opts *o, size_t nr)
 {
@@ -579,7 +637,7 @@ int cmd_report(int argc, const char **argv)
 	struct lp_profile all = LP_PROFILE_INIT, folded = LP_PROFILE_INIT;
 	const struct lp_profile *view = &all;
 	struct lp_kernel_key *rows;
-	size_t i, nr = 0, head;
+	size_t nr, head;
 	int first, j;
 
 	for (j = 1; j < argc && strcmp(argv[j], "--"); j++) {
@@ -615,15 +673,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	rows = lp_xmalloc(view->nr * sizeof(*rows));
 	lp_big_hint(rows, view->nr * sizeof(*rows));
-	for (i = 0; i < view->nr; i++) {
-		const struct lp_prof_site *s = &view->sites[i];
-
-		/* saturating: a sum past 2^64-1 has certainly enough hits */
-		if (o.min_hits && s->correct + s->incorrect < o.min_hits &&
-		    s->correct + s->incorrect >= s->correct)
-			continue;
-		lp_kernel_key_init(&rows[nr++], s);
-	}
+	nr = make_keys(rows, view->sites, view->nr, o.min_hits);
 	lp_kernel_sort(rows, nr);
 	if (o.format == FMT_KERNEL && !all_branches(&all) &&
 	    (head = annotated_first(rows, nr)) < nr) {
