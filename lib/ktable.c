@@ -7,9 +7,11 @@
  * "correct/constant" form of annotate_branch_stat_show), the percent of
  * get_incorrect_percent and the ranking of annotated_branch_stat_cmp.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigmem.h"
 #include "fold.h"
 #include "internal.h"
 #include "ktable.h"
@@ -67,8 +69,9 @@ void lp_kernel_key_init(struct lp_kernel_key *k, const struct lp_prof_site *s)
 	k->incorrect = s->incorrect;
 	k->correct = s->correct;
 	k->site = s;
-	k->func8 = prefix8(s->func);
-	k->base8 = prefix8(lp_path_base(s->file));
+	k->func8[0] = prefix8(s->func);
+	/* a NUL among the first 8 bytes: the rest is padding */
+	k->func8[1] = k->func8[0] & 0xff ? prefix8(s->func + 8) : 0;
 }
 
 static long key_percent(const struct lp_kernel_key *k)
@@ -76,29 +79,25 @@ static long key_percent(const struct lp_kernel_key *k)
 	return lp_kernel_percent(k->correct, k->incorrect);
 }
 
-/* The order of two keys of the same percent. */
-static int cmp_same_percent(const struct lp_kernel_key *ka,
-			    const struct lp_kernel_key *kb)
+/*
+ * The order of two keys of the same percent past their counts and the
+ * first bytes of their function: out of line, because most comparisons
+ * of a sort end before it.
+ */
+static int cmp_names(const struct lp_kernel_key *ka,
+		     const struct lp_kernel_key *kb)
 {
 	const struct lp_prof_site *a = ka->site, *b = kb->site;
 	int c;
 
-	if ((c = cmp_u64(kb->incorrect, ka->incorrect)))
-		return c;
-	if ((c = cmp_u64(ka->correct, kb->correct)))
-		return c;
-	if (ka->func8 != kb->func8)
-		return ka->func8 < kb->func8 ? -1 : 1;
 	/*
 	 * The reader gives neighbouring records one copy of a string they
 	 * share, so equal pointers spare most of the string compares.
 	 */
-	if ((ka->func8 & 0xff) && a->func != b->func &&
-	    (c = strcmp(a->func, b->func)))
+	if ((ka->func8[1] & 0xff) && a->func != b->func &&
+	    (c = strcmp(a->func + 16, b->func + 16)))
 		return c;
-	if (ka->base8 != kb->base8)
-		return ka->base8 < kb->base8 ? -1 : 1;
-	if ((ka->base8 & 0xff) && a->file != b->file &&
+	if (a->file != b->file &&
 	    (c = strcmp(lp_path_base(a->file), lp_path_base(b->file))))
 		return c;
 	if (a->line != b->line)
@@ -112,6 +111,21 @@ static int cmp_same_percent(const struct lp_kernel_key *ka,
 	if (a->unit != b->unit && (c = strcmp(a->unit, b->unit)))
 		return c;
 	return a->cond == b->cond ? 0 : strcmp(a->cond, b->cond);
+}
+
+/* The order of two keys of the same percent. */
+static inline int cmp_same_percent(const struct lp_kernel_key *ka,
+				   const struct lp_kernel_key *kb)
+{
+	if (ka->incorrect != kb->incorrect)
+		return ka->incorrect > kb->incorrect ? -1 : 1;
+	if (ka->correct != kb->correct)
+		return ka->correct < kb->correct ? -1 : 1;
+	if (ka->func8[0] != kb->func8[0])
+		return ka->func8[0] < kb->func8[0] ? -1 : 1;
+	if (ka->func8[1] != kb->func8[1])
+		return ka->func8[1] < kb->func8[1] ? -1 : 1;
+	return cmp_names(ka, kb);
 }
 
 int lp_kernel_key_cmp(const void *pa, const void *pb)
@@ -137,28 +151,15 @@ static void insertion_sort(struct lp_kernel_key *a, size_t n)
 	}
 }
 
-/*
- * Sorts @a, keys of one percent, in place, with @tmp room for n / 2 + 1
- * keys.  It moves the keys themselves: qsort() sorts pointers to keys
- * of this size, and at a million rows following them costs a cache miss
- * per comparison.
- */
-static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
-		       size_t n)
+/* Merges the sorted a[0..mid) and a[mid..n), with @tmp room for mid keys. */
+static void merge_runs(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
+		       size_t mid, size_t n)
 {
-	size_t mid = n / 2, i = 0, j, k = 0;
+	size_t i = 0, j = mid, k = 0;
 
-	if (n <= 16) {
-		insertion_sort(a, n);
-		return;
-	}
-	merge_sort(a, tmp, mid);
-	merge_sort(a + mid, tmp, n - mid);
-	if (cmp_same_percent(&a[mid - 1], &a[mid]) <= 0)
+	if (!mid || mid == n || cmp_same_percent(&a[mid - 1], &a[mid]) <= 0)
 		return;
 	memcpy(tmp, a, mid * sizeof(*a));
-	/* merge tmp[0..mid) and a[mid..n) into a[0..n) */
-	j = mid;
 	while (i < mid && j < n) {
 		if (cmp_same_percent(&a[j], &tmp[i]) < 0)
 			a[k++] = a[j++];
@@ -169,34 +170,53 @@ static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
 		a[k++] = tmp[i++];
 }
 
+/*
+ * Sorts @a, keys of one percent, in place, with @tmp room for n / 2 + 1
+ * keys.  It moves the keys themselves: qsort() sorts pointers to keys
+ * of this size, and at a million rows following them costs a cache miss
+ * per comparison.
+ */
+static void merge_sort(struct lp_kernel_key *a, struct lp_kernel_key *tmp,
+		       size_t n)
+{
+	size_t mid = n / 2;
+
+	if (n <= 16) {
+		insertion_sort(a, n);
+		return;
+	}
+	merge_sort(a, tmp, mid);
+	merge_sort(a + mid, tmp, n - mid);
+	merge_runs(a, tmp, mid, n);
+}
+
 /* Bucket 0 is 100%, bucket 100 is 0%, bucket 101 is X (never run). */
 static size_t bucket(const struct lp_kernel_key *k)
 {
 	return (size_t)(100 - key_percent(k));
 }
 
-/*
- * The percent has only 102 values, so the keys are first put in their
- * bucket in place (an American flag sort: no second array of a million
- * keys to fault in), and each bucket is merge-sorted on the rest.
- */
-int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
-{
-	size_t next[102] = { 0 }, end[102], i, b;
-	struct lp_kernel_key *tmp;
+#define BUCKETS 102
 
-	if (n < 2)
-		return 0;
+/*
+ * Puts the keys in their bucket in place (an American flag sort: no
+ * second array of a million keys to fault in); @end receives where
+ * each bucket ends.
+ */
+static void to_buckets(struct lp_kernel_key *keys, size_t n, size_t *end)
+{
+	size_t next[BUCKETS] = { 0 }, i, b;
+
 	for (i = 0; i < n; i++)
 		next[bucket(&keys[i])]++;
-	for (b = 0, i = 0; b < 102; b++) {
+	for (b = 0, i = 0; b < BUCKETS; b++) {
 		size_t count = next[b];
 
 		next[b] = i;
 		i += count;
 		end[b] = i;
 	}
-	for (b = 0; b < 102; b++) {
+	for (b = 0; b < BUCKETS; b++) {
 		while (next[b] < end[b]) {
 			struct lp_kernel_key k = keys[next[b]];
 			size_t to = bucket(&k);
@@ -210,17 +230,98 @@ int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
 			keys[next[to]++] = k;
 		}
 	}
-	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
+}
+
+/*
+ * One thread's share of the sort: keys[lo..hi), each bucket's part of it
+ * sorted on its own; @tmp has room for (hi - lo) / 2 + 1 keys.
+ */
+struct sort_part {
+	struct lp_kernel_key *keys, *tmp;
+	const size_t *end;
+	size_t lo, hi;
+};
+
+static void *sort_part(void *arg)
+{
+	const struct sort_part *sp = arg;
+	size_t b, from = 0;
+
+	for (b = 0; b < BUCKETS && from < sp->hi; from = sp->end[b++]) {
+		size_t lo = from > sp->lo ? from : sp->lo;
+		size_t hi = sp->end[b] < sp->hi ? sp->end[b] : sp->hi;
+
+		if (lo < hi)
+			merge_sort(sp->keys + lo, sp->tmp, hi - lo);
+	}
+	return NULL;
+}
+
+/*
+ * Where the two threads' shares meet.  Keys never run (X, the last
+ * bucket) tie on their counts and are ordered by their names, which
+ * costs some twice as much a key (measured at a million sites): they
+ * count twice, so that both threads finish together.
+ */
+static size_t split_point(const size_t *end, size_t n)
+{
+	size_t run = end[BUCKETS - 2], half = n - run / 2;
+	size_t at = half <= run ? half : run + (half - run) / 2;
+
+	return at && at < n ? at : n / 2;
+}
+
+/*
+ * The percent has only 102 values, so the keys are first put in their
+ * bucket, and each bucket is merge-sorted on the rest.  Past @par_min
+ * keys the array is sorted as two parts in two threads (a bucket may
+ * hold most keys, so the parts are split by position, not by bucket),
+ * and the two runs of the bucket that straddles the split are then
+ * merged.
+ */
+int lp_kernel_sort_par(struct lp_kernel_key *keys, size_t n, size_t par_min)
+{
+	size_t end[BUCKETS], at, b, from, room;
+	struct lp_kernel_key *tmp;
+	struct sort_part lo, hi;
+	pthread_t helper;
+	int threaded;
+
+	if (n < 2)
+		return 0;
+	to_buckets(keys, n, end);
+	at = split_point(end, n);
+	for (b = 0, from = 0; end[b] <= at; from = end[b++])
+		;
+	/* each part's room, the second's behind the first's; the merge's */
+	room = at / 2 + 1 + (n - at) / 2 + 1;
+	tmp = lp_big_malloc((room > at - from ? room : at - from) *
+			    sizeof(*tmp));
 	if (!tmp) {
 		qsort(keys, n, sizeof(*keys), lp_kernel_key_cmp);
 		return -LP_ENOMEM;
 	}
-	for (b = 0, i = 0; b < 102; b++) {
-		merge_sort(keys + i, tmp, end[b] - i);
-		i = end[b];
+	lo = (struct sort_part){ keys, tmp, end, 0, n };
+	threaded = n >= par_min;
+	if (threaded) {
+		lo.hi = at;
+		hi = (struct sort_part){ keys, tmp + at / 2 + 1, end, at, n };
+		threaded = !pthread_create(&helper, NULL, sort_part, &hi);
+		if (!threaded)
+			lo.hi = n;
+	}
+	sort_part(&lo);
+	if (threaded) {
+		pthread_join(helper, NULL);
+		merge_runs(keys + from, tmp, at - from, end[b] - from);
 	}
 	free(tmp);
 	return 0;
+}
+
+int lp_kernel_sort(struct lp_kernel_key *keys, size_t n)
+{
+	return lp_kernel_sort_par(keys, n, LP_KERNEL_SORT_PAR_MIN);
 }
 
 int lp_kernel_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b)
@@ -233,38 +334,62 @@ int lp_kernel_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b)
 }
 
 /*
- * Writes @v in decimal into the end of @tmp (24 bytes); returns where the
- * digits start.
+ * A million rows are some five million numbers: two digits a step, and
+ * stores of fixed size that a row's room (LP_KERNEL_ROW_MAX) allows past
+ * the field, since the fields are written left to right.
  */
-static char *digits(char *tmp, uint64_t v)
-{
-	char *p = tmp + 24;
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"68697071727374757677787980818283848586878889909192939495969798"
+	"99";
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return p;
+static size_t ndigits(uint64_t v)
+{
+	static const uint64_t pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL
+	};
+	/* log10 from log2: 1233 / 4096 is just over log10(2) */
+	size_t t = (size_t)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+
+	return v < 10 ? 1 : t + 1 - (v < pow10[t]);
 }
 
-/* printf's "%*lu": right-aligned in @width, never cut. */
+/* Writes the digits of @v so that they end at @end. */
+static void put_digits(char *end, uint64_t v)
+{
+	while (v >= 100) {
+		end -= 2;
+		memcpy(end, digit_pairs + v % 100 * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		memcpy(end - 2, digit_pairs + v * 2, 2);
+	} else {
+		end[-1] = (char)('0' + v);
+	}
+}
+
+/* printf's "%*lu": right-aligned in @width (at most 8), never cut. */
 static size_t put_right(char *p, uint64_t v, size_t width)
 {
-	char tmp[24], *d = digits(tmp, v);
-	size_t n = (size_t)(tmp + 24 - d), pad = n < width ? width - n : 0;
+	size_t n = ndigits(v), w = n > width ? n : width;
 
-	memset(p, ' ', pad);
-	memcpy(p + pad, d, n);
-	return pad + n;
+	memcpy(p, "        ", 8);
+	put_digits(p + w, v);
+	return w;
 }
 
-/* printf's "%-W.Ws": cut at @width bytes, padded to it. */
+/* printf's "%-W.Ws": cut at @width (at most 32) bytes, padded to it. */
 static size_t put_left(char *p, const char *s, size_t width)
 {
-	size_t n = strnlen(s, width);
-
-	memcpy(p, s, n);
-	memset(p + n, ' ', width - n);
+	memset(p, ' ', 32);
+	memcpy(p, s, strnlen(s, width));
 	return width;
 }
 
@@ -276,8 +401,7 @@ size_t lp_kernel_row(char *buf, const struct lp_prof_site *s)
 	p += put_right(p, s->correct, 8);
 	if (s->constant) {
 		/* l = 8 - strlen("/constant"), as the kernel pads it */
-		char tmp[24], *d = digits(tmp, s->constant);
-		size_t l = (size_t)(tmp + 24 - d) + 1;
+		size_t l = ndigits(s->constant) + 1;
 
 		*p++ = '/';
 		p += put_right(p, s->constant, 0);

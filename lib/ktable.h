@@ -44,13 +44,15 @@ long lp_kernel_percent(uint64_t correct, uint64_t incorrect);
 
 /*
  * A row with what the order needs at hand: sorting a million rows
- * compares each some twenty times, and a trip to the site is a cache
- * miss.  Kept small (40 bytes), because the sort moves keys.
+ * compares each some twenty times, and a trip to the site or its strings
+ * is a cache miss.  Kept small (40 bytes), because the sort moves keys.
+ * Function names share their first bytes often (the generated ones of
+ * bench/, a subsystem's prefix), so sixteen of them are kept; the base
+ * name is looked up only for two functions of one name in two files.
  */
 struct lp_kernel_key {
 	uint64_t incorrect, correct;    /* copies of the site's */
-	uint64_t func8;         /* the first 8 bytes of func, big-endian */
-	uint64_t base8;         /* ... and of the file's base name */
+	uint64_t func8[2];      /* the first 16 bytes of func, big-endian */
 	const struct lp_prof_site *site;
 };
 
@@ -64,10 +66,18 @@ int lp_kernel_key_cmp(const void *a, const void *b);
 /*! lp_kernel_sort() :
  *  Sorts @n keys in lp_kernel_key_cmp() order, much faster than qsort()
  *  on large arrays: buckets by percent in place, then a merge sort that
- *  moves the keys, not pointers to them.
+ *  moves the keys, not pointers to them, in two threads when big.
  *  @return : 0 or -LP_ENOMEM (the keys are then sorted by qsort()).
  */
 int lp_kernel_sort(struct lp_kernel_key *keys, size_t n);
+
+/*! lp_kernel_sort_par() :
+ *  lp_kernel_sort() that sorts in two threads from @par_min keys on
+ *  (lp_kernel_sort() gives LP_KERNEL_SORT_PAR_MIN; tests give 0, to
+ *  check the threaded sort on small arrays).
+ */
+#define LP_KERNEL_SORT_PAR_MIN ((size_t)1 << 16)
+int lp_kernel_sort_par(struct lp_kernel_key *keys, size_t n, size_t par_min);
 
 /*! lp_kernel_cmp() :
  *  The kernel's order, worst first: percent incorrect descending (X last),

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bigmem.h"
 #include "internal.h"
 #include "keymap.h"
 #include "profile.h"
@@ -38,7 +39,8 @@ struct lp_strpool {
 };
 
 #define POOL_FIRST_CHUNK 4096
-#define POOL_MAX_CHUNK (1 << 20)
+/* big enough for huge pages (bigmem.h) once a profile is big */
+#define POOL_MAX_CHUNK ((size_t)8 << 20)
 
 char *lp_pool_reserve(struct lp_profile *p, size_t n)
 {
@@ -58,7 +60,7 @@ char *lp_pool_reserve(struct lp_profile *p, size_t n)
 		size = n;
 	if (size > SIZE_MAX - sizeof(*c))
 		return NULL;
-	c = malloc(sizeof(*c) + size);
+	c = lp_big_malloc(sizeof(*c) + size);
 	if (!c)
 		return NULL;
 	c->used = 0;
@@ -185,6 +187,7 @@ static int grow(void **array, size_t *alloc, size_t need, size_t size)
 	a = realloc(*array, n * size);
 	if (!a)
 		return -LP_ENOMEM;
+	lp_big_hint(a, n * size);
 	*array = a;
 	*alloc = n;
 	return 0;
@@ -384,12 +387,14 @@ static size_t split_fields(const struct lp_reader *r, struct field *f)
 #ifdef __SSE2__
 	const __m128i tab = _mm_set1_epi8('\t');
 
-	for (; end - p >= 16; p += 16) {
+	/* the last bytes too, where the buffer goes on past the line */
+	for (; p < end && (end - p >= 16 || r->end - p >= 16); p += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		unsigned m;
 
 		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, tab));
-
+		if (end - p < 16)
+			m &= (1u << (end - p)) - 1;
 		for (; m; m &= m - 1) {
 			const char *t = p + __builtin_ctz(m);
 
@@ -397,6 +402,8 @@ static size_t split_fields(const struct lp_reader *r, struct field *f)
 			start = t + 1;
 		}
 	}
+	if (p > end)
+		p = end;
 #endif
 	for (; p < end; p++) {
 		if (*p == '\t') {
@@ -452,8 +459,13 @@ static inline uint64_t has_special(uint64_t w)
 }
 #endif
 
-/* True when @n bytes at @s have no escape and no byte that needs one. */
-static int is_plain(const char *s, size_t n)
+/*
+ * True when @n bytes at @s have no escape and no byte that needs one.
+ * Fields are mostly shorter than sixteen bytes: their tail is one load
+ * too, with the bytes past it masked off, where the buffer (which ends
+ * at @limit) goes on far enough.
+ */
+static int is_plain(const char *s, size_t n, const char *limit)
 {
 	size_t i = 0;
 
@@ -461,6 +473,10 @@ static int is_plain(const char *s, size_t n)
 	for (; i + 16 <= n; i += 16)
 		if (lp_special16(s + i))
 			return 0;
+	if (i < n && limit - (s + i) >= 16)
+		return !(lp_special16(s + i) & ((1u << (n - i)) - 1));
+#else
+	(void)limit;
 #endif
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -478,7 +494,7 @@ static int decode_into(struct lp_reader *r, const char *what,
 	size_t i;
 
 	/* most text is plain: a copy; anything else, byte by byte */
-	if (is_plain(f->s, f->n)) {
+	if (is_plain(f->s, f->n, r->end)) {
 		memcpy(d, f->s, f->n);
 		d[f->n] = '\0';
 		return (int)f->n;
@@ -550,6 +566,8 @@ static int decode_into(struct lp_reader *r, const char *what,
 
 /*
  * Decodes a site's text field into @out's pool, as a new string.
+ * @return : its length (shorter than the field when it had escapes), or
+ *           a negative -LP_E*.
  */
 static int decode_text(struct lp_reader *r, struct lp_profile *out,
 		       const char *what, const struct field *f, char **res)
@@ -567,7 +585,7 @@ static int decode_text(struct lp_reader *r, struct lp_profile *out,
 		return n;
 	lp_pool_commit(out, (size_t)n + 1);
 	*res = d;
-	return 0;
+	return n;
 }
 
 static int same_field(const struct field *a, const struct field *b)
@@ -674,8 +692,8 @@ static int read_site(struct lp_reader *r, const struct field *f, size_t nr,
 		} else if ((err = decode_text(r, out, text[i].what, fi,
 					      dst)) < 0) {
 			return err;
-		} else if (!memchr(fi->s, '\\', fi->n)) {
-			/* no escape read, none to write */
+		} else if ((size_t)err == fi->n) {
+			/* every escape is longer than its byte: none read */
 			s.plain |= bit;
 		}
 	}
@@ -767,7 +785,9 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 		{ LP_PROFILE_MAGIC, 2 }, { "meta", 3 }, { "site", 10 },
 		{ "end", 2 },
 	};
-	struct field f[MAX_FIELDS], prev[MAX_FIELDS];
+	struct field fields[2][MAX_FIELDS];
+	/* the record's fields, and the last site's: swapped, not copied */
+	struct field *f = fields[0], *prev = fields[1];
 	int err;
 	uint64_t local_sites = 0;
 
@@ -789,9 +809,14 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 			return lp_reader_fail(r, -LP_EPARSE,
 					      "record after the end record");
 		nr = split_fields(r, f);
-		for (i = 0; i < sizeof(records) / sizeof(records[0]); i++)
-			if (is_record(&f[0], records[i].type))
-				break;
+		/* nearly every record is a site */
+		if (f[0].n == 4 && !memcmp(f[0].s, "site", 4))
+			i = 2;
+		else
+			for (i = 0; i < sizeof(records) / sizeof(records[0]);
+			     i++)
+				if (is_record(&f[0], records[i].type))
+					break;
 		if (i == sizeof(records) / sizeof(records[0])) {
 			char ex[48];
 
@@ -823,7 +848,8 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 		case 2:
 			err = read_site(r, f, nr, local_sites ? prev : NULL,
 					out);
-			memcpy(prev, f, sizeof(prev));
+			prev = f;
+			f = fields[f == fields[0]];
 			local_sites++;
 			st->sites++;
 			break;
@@ -877,12 +903,27 @@ static void *read_part(void *arg)
 	return NULL;
 }
 
-static int adopt(struct lp_profile *p, struct lp_profile *tmp,
-		 const char *name);
-static size_t count_lines(const char *buf, size_t len);
+static int adopt_rest(struct lp_profile *p, struct lp_profile *tmp);
 
+/*
+ * The second part's sites go straight into @out's array, behind room for
+ * one site per line of the first part: copying half a million sites from
+ * an array of its own cost as much as reading them.  Before the part is
+ * released, its window into @out's array is taken away from it.
+ */
+static void part_release(struct part *pt)
+{
+	pt->prof.sites = NULL;
+	pt->prof.nr = pt->prof.alloc = 0;
+	lp_profile_release(&pt->prof);
+}
+
+/*
+ * @out's array has room for a site per line (the caller sized it), and
+ * @first_lines is the number of lines in the first half of the buffer.
+ */
 static int read_split(struct lp_profile *out, struct lp_reader *r,
-		      size_t split_min)
+		      size_t split_min, size_t first_lines)
 {
 	size_t len = (size_t)(r->end - r->buf), lines;
 	const char *mid;
@@ -893,21 +934,24 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 
 	mid = len >= split_min && len >= 2 ?
 	      memchr(r->buf + len / 2, '\n', len - len / 2) : NULL;
-	if (!mid || mid + 1 >= r->end) {
+	/* lines of the first part: those of the first half, and mid's */
+	lines = first_lines + 1;
+	if (!mid || mid + 1 >= r->end || out->nr || out->alloc <= lines) {
 		st.first_part = 0;
 		return lp_read_records(out, r, &st);
 	}
 	mid++;
-	lines = count_lines(r->buf, (size_t)(mid - r->buf)) - 1;
 	memset(&second, 0, sizeof(second));
 	lp_profile_init(&second.prof);
+	second.prof.sites = out->sites + lines;
+	second.prof.alloc = out->alloc - lines;
 	lp_reader_init(&second.r, r->name, mid, (size_t)(r->end - mid),
 		       &second.diag);
 	second.r.lineno = lines;
 	second.st.seen_header = 1;
 	second.st.second_part = 1;
 	if (pthread_create(&helper, NULL, read_part, &second)) {
-		lp_profile_release(&second.prof);
+		part_release(&second);
 		st.first_part = 0;
 		return lp_read_records(out, r, &st);
 	}
@@ -916,7 +960,7 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 	pthread_join(helper, NULL);
 	if (!err && (!st.seen_header || st.seen_end)) {
 		/* not a plain stretch of records: read it in one piece */
-		lp_profile_release(&second.prof);
+		part_release(&second);
 		lp_profile_release(out);
 		lp_reader_init(r, r->name, r->buf, len, r->diag);
 		st = (struct lp_read_state){ 0, 0, 0, 0, 0, 0, 0 };
@@ -933,10 +977,29 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 		memcpy(r->diag, &second.diag, sizeof(second.diag));
 		err = second.err;
 	}
-	if (!err && adopt(out, &second.prof, NULL) < 0)
-		err = lp_reader_fail(r, -LP_ENOMEM, "out of memory");
-	lp_profile_release(&second.prof);
+	if (!err) {
+		memmove(out->sites + out->nr, second.prof.sites,
+			second.prof.nr * sizeof(*out->sites));
+		out->nr += second.prof.nr;
+		second.prof.nr = 0;
+		if (adopt_rest(out, &second.prof) < 0)
+			err = lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+	}
+	part_release(&second);
 	return err;
+}
+
+/* Moves @tmp's strings and meta into @p; 0 or -LP_ENOMEM. */
+static int adopt_rest(struct lp_profile *p, struct lp_profile *tmp)
+{
+	size_t i;
+
+	pool_splice(p, tmp);
+	for (i = 0; i < tmp->meta_nr; i++)
+		if (lp_profile_set_meta(p, tmp->meta[i].key,
+					tmp->meta[i].value) < 0)
+			return -LP_ENOMEM;
+	return 0;
 }
 
 /*
@@ -946,8 +1009,6 @@ static int read_split(struct lp_profile *out, struct lp_reader *r,
 static int adopt(struct lp_profile *p, struct lp_profile *tmp,
 		 const char *name)
 {
-	size_t i;
-
 	if (!p->name && name && !(p->name = strdup(name)))
 		return -LP_ENOMEM;
 	if (!p->nr) {
@@ -975,12 +1036,7 @@ static int adopt(struct lp_profile *p, struct lp_profile *tmp,
 		if (p->origin != tmp->origin)
 			p->origin = LP_ORIGIN_PROFILE;
 	}
-	pool_splice(p, tmp);
-	for (i = 0; i < tmp->meta_nr; i++)
-		if (lp_profile_set_meta(p, tmp->meta[i].key,
-					tmp->meta[i].value) < 0)
-			return -LP_ENOMEM;
-	return 0;
+	return adopt_rest(p, tmp);
 }
 
 static int is_blank(const char *s, size_t n)
@@ -993,16 +1049,78 @@ static int is_blank(const char *s, size_t n)
 	return 1;
 }
 
-static size_t count_lines(const char *buf, size_t len)
+/*
+ * Counts the LF bytes of @n bytes at @s and ORs into *@nul whether one of
+ * them is a NUL.  A pass over 100 MiB, so sixteen bytes at a time: each
+ * compare adds its matches to byte counters, summed before they can wrap.
+ */
+static size_t count_newlines(const char *s, size_t n, int *nul)
 {
-	const char *p = buf, *end = buf + len;
-	size_t n = 1;
+	size_t count = 0, i = 0;
+	int any = 0;
 
-	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
-		n++;
-		p++;
+#ifdef __SSE2__
+	const __m128i lf = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (i + 16 <= n) {
+		__m128i acc = zero, z = zero, sum;
+		size_t stop = n - i >= 255 * 16 ? i + 255 * 16 : n - 15;
+
+		for (; i < stop; i += 16) {
+			const void *at = s + i;
+			__m128i v = _mm_loadu_si128((const __m128i *)at);
+
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, lf));
+			z = _mm_or_si128(z, _mm_cmpeq_epi8(v, zero));
+		}
+		sum = _mm_sad_epu8(acc, zero);
+		count += (size_t)_mm_cvtsi128_si32(sum) +
+			 (size_t)_mm_extract_epi16(sum, 4);
+		any |= _mm_movemask_epi8(z);
 	}
-	return n;
+#endif
+	for (; i < n; i++) {
+		count += s[i] == '\n';
+		any |= !s[i];
+	}
+	*nul |= any != 0;
+	return count;
+}
+
+struct count_job {
+	const char *s;
+	size_t n, newlines;
+	int nul;
+};
+
+static void *count_job(void *arg)
+{
+	struct count_job *job = arg;
+
+	job->newlines = count_newlines(job->s, job->n, &job->nul);
+	return NULL;
+}
+
+/*
+ * One pass finds NUL bytes and counts the lines of the whole buffer
+ * (returned) and of its first half (*@first, for read_split()); a big
+ * buffer's halves are counted in two threads, as they are read.
+ */
+static size_t count_halves(const char *buf, size_t len, size_t split_min,
+			   size_t *first, int *nul)
+{
+	struct count_job second = { buf + len / 2, len - len / 2, 0, 0 };
+	pthread_t helper;
+	int threaded = len >= split_min &&
+		       !pthread_create(&helper, NULL, count_job, &second);
+
+	*first = count_newlines(buf, len / 2, nul);
+	if (threaded)
+		pthread_join(helper, NULL);
+	else
+		count_job(&second);
+	*nul |= second.nul;
+	return *first + second.newlines + 1;
 }
 
 int lp_profile_read_buf(struct lp_profile *p, const char *name,
@@ -1020,15 +1138,16 @@ int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
 	enum lp_prof_origin kind = LP_ORIGIN_PROFILE;
 	struct lp_reader r;
 	const char *nul;
-	size_t n = strlen(LP_PROFILE_MAGIC);
-	int err, found = 0;
+	size_t n = strlen(LP_PROFILE_MAGIC), first_lines, lines;
+	int err, found = 0, has_nul = 0;
 
 	if (!name)
 		name = "<input>";
 	lp_reader_init(&r, name, buf, len, diag);
 	diag->msg[0] = '\0';
-	nul = len ? memchr(buf, '\0', len) : NULL;
-	if (nul) {
+	lines = count_halves(buf, len, split_min, &first_lines, &has_nul);
+	if (has_nul) {
+		nul = memchr(buf, '\0', len);
 		/* name the line, so a profile with one damaged byte is found */
 		while (lp_reader_next(&r) && r.next <= nul)
 			;
@@ -1061,11 +1180,11 @@ int lp_profile_read_buf_split(struct lp_profile *p, const char *name,
 	}
 	lp_reader_init(&r, name, buf, len, diag);
 	/* one record per line: size the array once, not by doubling */
-	if (grow((void **)&tmp.sites, &tmp.alloc, count_lines(buf, len),
+	if (grow((void **)&tmp.sites, &tmp.alloc, lines,
 		 sizeof(*tmp.sites)) < 0)
 		return lp_reader_fail(&r, -LP_ENOMEM, "out of memory");
 	if (kind == LP_ORIGIN_PROFILE)
-		err = read_split(&tmp, &r, split_min);
+		err = read_split(&tmp, &r, split_min, first_lines);
 	else if (kind == LP_ORIGIN_CSV)
 		err = lp_csv_read(&tmp, &r);
 	else

@@ -304,6 +304,47 @@ static void test_ktable__order(void)
 	lp_profile_release(&p);
 }
 
+/*
+ * The threaded sort gives qsort()'s order at every size, the bucket that
+ * straddles the middle included: few distinct counts and names, so most
+ * keys tie far into the comparison.
+ */
+static void test_ktable__sort_threads(void)
+{
+	static const char *const names[] = { "f", "fn_a", "fn_a_long_name",
+					     "dir/x.c", "x.c", "" };
+	static const size_t sizes[] = { 2, 3, 17, 100, 1001, 5000 };
+	struct lp_prof_site *sites = calloc(5000, sizeof(*sites));
+	struct lp_kernel_key *a = calloc(5000, sizeof(*a));
+	struct lp_kernel_key *b = calloc(5000, sizeof(*b));
+	size_t i, k, bad = 0;
+	unsigned x = 1;
+
+	for (i = 0; i < 5000; i++) {
+		x = x * 1103515245u + 12345u;
+		sites[i].correct = (x >> 8) % 4;
+		sites[i].incorrect = (x >> 12) % 3;
+		sites[i].func = (char *)names[(x >> 16) % 3];
+		sites[i].file = (char *)names[3 + (x >> 20) % 3];
+		sites[i].line = (long)((x >> 24) % 3 + 1);
+		sites[i].unit = sites[i].cond = (char *)"";
+	}
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (i = 0; i < sizes[k]; i++) {
+			lp_kernel_key_init(&a[i], &sites[i]);
+			b[i] = a[i];
+		}
+		LP_CHECK_INT(lp_kernel_sort_par(a, sizes[k], 0), 0);
+		qsort(b, sizes[k], sizeof(*b), lp_kernel_key_cmp);
+		for (i = 0; i < sizes[k]; i++)
+			bad += lp_kernel_key_cmp(&a[i], &b[i]) != 0;
+	}
+	LP_CHECK_INT((int)bad, 0);
+	free(a);
+	free(b);
+	free(sites);
+}
+
 static const struct bad_table {
 	const char *text;
 	const char *msg;
@@ -411,6 +452,7 @@ int main(void)
 	LP_TEST(test_ktable__row_format);
 	LP_TEST(test_ktable__percent);
 	LP_TEST(test_ktable__order);
+	LP_TEST(test_ktable__sort_threads);
 	LP_TEST(test_ktable__errors);
 	LP_TEST(test_ktable__pasted);
 	LP_TEST(test_ktable__branch_all);
