@@ -122,7 +122,7 @@ static enum lp_verdict judge(const struct lp_policy *pol,
 static void test_rules__thresholds_are_exact(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 10000, 990000, 0, 0, 0, 0 };
+	struct lp_counts c = { .correct = 10000, .incorrect = 990000 };
 
 	/* exactly 99%: flips, the bound is inclusive */
 	LP_CHECK_INT(judge(&defaults, &c, 1, 1, &j), LP_VERDICT_FLIP);
@@ -139,7 +139,8 @@ static void test_rules__thresholds_are_exact(void)
 static void test_rules__counts_near_2_64(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 1, 18446744073709551000ULL, 0, 0, 0, 0 };
+	struct lp_counts c = { .correct = 1,
+			       .incorrect = 18446744073709551000ULL };
 
 	LP_CHECK_INT(judge(&defaults, &c, 1, 0, &j), LP_VERDICT_FLIP);
 }
@@ -147,9 +148,9 @@ static void test_rules__counts_near_2_64(void)
 static void test_rules__constant_never_few(void)
 {
 	struct lp_judgement j;
-	struct lp_counts konst = { 500000, 0, 500000, 0, 0, 0 };
-	struct lp_counts never = { 0, 0, 0, 0, 0, 0 };
-	struct lp_counts few = { 0, 9999, 0, 0, 0, 0 };
+	struct lp_counts konst = { .correct = 500000, .constant = 500000 };
+	struct lp_counts never = { .correct = 0 };
+	struct lp_counts few = { .incorrect = 9999 };
 
 	LP_CHECK_INT(judge(&defaults, &konst, 1, 1, &j), LP_VERDICT_CONSTANT);
 	LP_CHECK_INT(judge(&defaults, &never, 1, 1, &j), LP_VERDICT_NEVER);
@@ -160,7 +161,8 @@ static void test_rules__constant_never_few(void)
 static void test_rules__constants_left_out_of_the_ratio(void)
 {
 	struct lp_judgement j;
-	struct lp_counts c = { 1000000, 99000, 990000, 0, 0, 0 };
+	struct lp_counts c = { .correct = 1000000, .incorrect = 99000,
+			       .constant = 990000 };
 
 	/* 990000 of the correct ones were constants: 10000 right, 99000
 	 * wrong */
@@ -170,7 +172,7 @@ static void test_rules__constants_left_out_of_the_ratio(void)
 }
 
 /* Counts of one profile without votes, for arrays of them. */
-#define COUNTS(c, i, k) { c, i, k, 0, 0, 0 }
+#define COUNTS(c, i, k) { .correct = c, .incorrect = i, .constant = k }
 
 /* Seed 007's lesson: right on one machine, wrong on another: remove. */
 static void test_profiles__disagreement_removes(void)
@@ -194,8 +196,11 @@ static void test_profiles__disagreement_removes(void)
 static void test_profiles__votes_of_a_merge(void)
 {
 	struct lp_judgement j;
-	struct lp_counts merged = { 10, 2000000, 0, 1, 3, 1 };
-	struct lp_counts all_wrong = { 10, 2000000, 0, 0, 200, 1 };
+	struct lp_counts merged = { .correct = 10, .incorrect = 2000000,
+				    .votes_right = 1, .votes_wrong = 3,
+				    .has_votes = 1 };
+	struct lp_counts all_wrong = { .correct = 10, .incorrect = 2000000,
+				       .votes_wrong = 200, .has_votes = 1 };
 
 	LP_CHECK_INT(judge(&defaults, &merged, 1, 1, &j), LP_VERDICT_REMOVE);
 	LP_CHECK(j.disagree);
@@ -276,7 +281,7 @@ static void test_options__no_flip_and_values(void)
 {
 	struct lp_policy pol = LP_POLICY_INIT;
 	struct lp_judgement j;
-	struct lp_counts c = { 0, 1000000, 0, 0, 0, 0 };
+	struct lp_counts c = { .incorrect = 1000000 };
 
 	pol.no_flip = 1;
 	LP_CHECK_INT(judge(&pol, &c, 1, 1, &j), LP_VERDICT_REMOVE);
