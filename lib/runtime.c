@@ -35,6 +35,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -1110,11 +1111,31 @@ static void thread_exit(void *arg)
 	errno = saved;
 }
 
+/*
+ * Whether this thread's exit will be told, or can be asked for now: from
+ * the stub, glibc would calloc for a key past its first 32 (see
+ * thread_arm_exit), so a thread not yet armed cannot be.  The main
+ * thread's storage lasts until the dump at exit, told or not.
+ */
+static int thread_exit_known(void)
+{
+	return !LP_IN_STUB() || !rt.have_key || rt.thread_key < 32 ||
+	       pthread_getspecific(rt.thread_key) != NULL ||
+	       syscall(SYS_gettid) == getpid();
+}
+
 static void enter_locked(struct lp_counter *ctr, const struct lp_site *site,
 			 struct lp_cell *cell)
 {
-	struct lp_thread *t = thread_self();
+	struct lp_thread *t;
 
+	/*
+	 * A slot whose thread leaves untold would point into freed storage
+	 * at the next dump: such a thread's counts are not kept.
+	 */
+	if (!thread_exit_known())
+		return;
+	t = thread_self();
 	/*
 	 * Without memory the counter stays unregistered and the site counts
 	 * for this thread are not kept; the program itself is unaffected.
