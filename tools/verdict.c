@@ -103,7 +103,12 @@ char *lp_site_message(const struct lp_check_entry *e,
 		       lp_plural(j->total.constant));
 		break;
 	case LP_VERDICT_NEVER:
-		fprintf(m, "never ran");
+		/* no sample is not no run: samples see a fraction */
+		if (s->sure == LP_SURE_ESTIMATED)
+			fprintf(m, "was in no branch sample (it may have "
+				"run between samples)");
+		else
+			fprintf(m, "never ran");
 		break;
 	case LP_VERDICT_UNSURE:
 		if (s->sure == LP_SURE_ESTIMATED)
@@ -123,7 +128,8 @@ char *lp_site_message(const struct lp_check_entry *e,
 	if (s->sure == LP_SURE_AMBIGUOUS && j->verdict != LP_VERDICT_UNSURE)
 		fprintf(m, " (ambiguous counts)");
 	else if (s->sure == LP_SURE_ESTIMATED &&
-		 j->verdict != LP_VERDICT_UNSURE)
+		 j->verdict != LP_VERDICT_UNSURE &&
+		 j->verdict != LP_VERDICT_NEVER)
 		sampled_note(m, &j->total);
 	if (fclose(m) || !msg)
 		lp_die("out of memory");
