@@ -66,7 +66,8 @@ int lp_kernel_key_cmp(const void *a, const void *b);
 /*! lp_kernel_sort() :
  *  Sorts @n keys in lp_kernel_key_cmp() order, much faster than qsort()
  *  on large arrays: buckets by percent in place, then a merge sort that
- *  moves the keys, not pointers to them, in two threads when big.
+ *  moves the keys, not pointers to them, in two threads when big (each
+ *  sorts half of every bucket, then merges the halves of half of them).
  *  @return : 0 or -LP_ENOMEM (the keys are then sorted by qsort()).
  */
 int lp_kernel_sort(struct lp_kernel_key *keys, size_t n);
