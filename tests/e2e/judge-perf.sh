@@ -14,23 +14,9 @@
 #   - check's verdicts equal those on the exact counts.
 . "$(dirname "$0")/lib.sh"
 
-for tool in valgrind objdump; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		note "skipped: no $tool"
-		finish
-	fi
-done
-SRC="$SCRATCH/src"
-mkdir -p "$SRC"
-cp "$E2E_DIR/judge/prog.c" "$E2E_DIR/judge/hints.h" "$SRC/"
-cd "$SRC" || exit 1
+judge_setup
 # the helper is plain even in the sanitized pass: it only makes data
 cc -O2 -o synth "$E2E_DIR/judge/lbr-synth.c" || fail "lbr-synth build"
-
-verdicts() {
-	$LIKELYPROF check --all "$1" |
-		sed -n 's/^prog\.c:\([0-9]*\): .*\[likelyprof-\(.*\)\]$/\1 \2/p'
-}
 
 # "LINE LOW HIGH" of each sampled site, from check's JSON
 intervals() {

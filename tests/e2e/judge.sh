@@ -21,22 +21,7 @@
 # programs it judges are plain, as valgrind cannot run sanitized code,
 # and the instrumented reference is built sanitized, as it must be to
 # load the sanitized runtime.
-for tool in valgrind objdump; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		note "skipped: no $tool"
-		finish
-	fi
-done
-SRC="$SCRATCH/src"
-mkdir -p "$SRC"
-cp "$E2E_DIR/judge/prog.c" "$E2E_DIR/judge/hints.h" "$SRC/"
-cd "$SRC" || exit 1
-
-# the verdict of check on LINE of a profile: fine, remove, flip, unsure...
-verdicts() {
-	$LIKELYPROF check --all "$1" |
-		sed -n 's/^prog\.c:\([0-9]*\): .*\[likelyprof-\(.*\)\]$/\1 \2/p'
-}
+judge_setup
 
 $LIKELYPROF cc -O2 $(san_flags) prog.c -o inst || fail "instrumented build"
 $LIKELYPROF run -o inst.lprof -- ./inst > /dev/null 2>&1 ||

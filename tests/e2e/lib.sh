@@ -81,3 +81,26 @@ site_counts() {
 finish() {
 	exit "$FAILED"
 }
+
+# judge_setup: for the judge scripts, ends the test as skipped where
+# valgrind or objdump is missing, else copies judge/prog.c and its header
+# to $SRC (in the scratch folder) and goes there.
+judge_setup() {
+	for tool in valgrind objdump; do
+		if ! command -v $tool >/dev/null 2>&1; then
+			note "skipped: no $tool"
+			finish
+		fi
+	done
+	SRC="$SCRATCH/src"
+	mkdir -p "$SRC"
+	cp "$E2E_DIR/judge/prog.c" "$E2E_DIR/judge/hints.h" "$SRC/"
+	cd "$SRC" || exit 1
+}
+
+# verdicts PROFILE: "LINE VERDICT" of check on each line of judge/prog.c
+# (fine, remove, flip, unsure...).
+verdicts() {
+	$LIKELYPROF check --all "$1" |
+		sed -n 's/^prog\.c:\([0-9]*\): .*\[likelyprof-\(.*\)\]$/\1 \2/p'
+}
