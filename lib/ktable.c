@@ -196,7 +196,12 @@ static size_t bucket(const struct lp_kernel_key *k)
 	return (size_t)(100 - key_percent(k));
 }
 
-#define BUCKETS 102
+size_t lp_kernel_bucket(const struct lp_prof_site *s)
+{
+	return (size_t)(100 - lp_kernel_percent(s->correct, s->incorrect));
+}
+
+#define BUCKETS LP_KERNEL_BUCKETS
 
 /*
  * Puts the keys in their bucket in place (an American flag sort: no
@@ -323,14 +328,24 @@ static void share_merges(const size_t *end, unsigned char *first,
 
 int lp_kernel_sort_par(struct lp_kernel_key *keys, size_t n, size_t par_min)
 {
-	size_t end[BUCKETS], quarter = n / 4 + 2, largest;
+	size_t end[BUCKETS];
+
+	if (n < 2)
+		return 0;
+	to_buckets(keys, n, end);
+	return lp_kernel_sort_bucketed(keys, n, end, par_min);
+}
+
+int lp_kernel_sort_bucketed(struct lp_kernel_key *keys, size_t n,
+			    const size_t *end, size_t par_min)
+{
+	size_t quarter = n / 4 + 2, largest;
 	unsigned char first[BUCKETS], second[BUCKETS];
 	struct lp_kernel_key *tmp;
 	struct sort_part lo, hi;
 
 	if (n < 2)
 		return 0;
-	to_buckets(keys, n, end);
 	tmp = lp_big_malloc((n / 2 + 4) * sizeof(*tmp));
 	if (!tmp) {
 		qsort(keys, n, sizeof(*keys), lp_kernel_key_cmp);

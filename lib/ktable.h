@@ -72,6 +72,22 @@ int lp_kernel_key_cmp(const void *a, const void *b);
  */
 int lp_kernel_sort(struct lp_kernel_key *keys, size_t n);
 
+/*! lp_kernel_bucket() :
+ *  The bucket lp_kernel_sort() puts @s's key in, of LP_KERNEL_BUCKETS: its
+ *  percent, 100 first; 0 last but for the never run (X).
+ */
+#define LP_KERNEL_BUCKETS 102
+size_t lp_kernel_bucket(const struct lp_prof_site *s);
+
+/*! lp_kernel_sort_bucketed() :
+ *  lp_kernel_sort_par() of keys already in their buckets, in order:
+ *  bucket b ends at @end[b].  A caller that makes the keys in two threads
+ *  can put each in its place as it goes, which spares the sort a pass
+ *  that moves every key in one thread.
+ */
+int lp_kernel_sort_bucketed(struct lp_kernel_key *keys, size_t n,
+			    const size_t *end, size_t par_min);
+
 /*! lp_kernel_sort_par() :
  *  lp_kernel_sort() that sorts in two threads from @par_min keys on
  *  (lp_kernel_sort() gives LP_KERNEL_SORT_PAR_MIN; tests give 0, to

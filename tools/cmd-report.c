@@ -572,56 +572,85 @@ out:
 }
 
 /* The keys of sites[0..n) with at least @min_hits evaluations. */
+/*
+ * One thread's half of the sites: first how many keys each bucket gets
+ * (@count), then the keys, each at its bucket's next place (@at).
+ */
 struct key_job {
 	struct lp_kernel_key *rows;
 	const struct lp_prof_site *sites;
-	size_t n, nr;           /* sites given, keys made */
+	size_t n;
 	unsigned long long min_hits;
+	int place;              /* 0: count, 1: make the keys */
+	size_t count[LP_KERNEL_BUCKETS], at[LP_KERNEL_BUCKETS];
 };
+
+static int shown(const struct key_job *job, const struct lp_prof_site *s)
+{
+	/* saturating: a sum past 2^64-1 has certainly enough hits */
+	return !job->min_hits || s->correct + s->incorrect >= job->min_hits ||
+	       s->correct + s->incorrect < s->correct;
+}
 
 static void *key_job(void *arg)
 {
 	struct key_job *job = arg;
 	size_t i;
 
-	job->nr = 0;
 	for (i = 0; i < job->n; i++) {
 		const struct lp_prof_site *s = &job->sites[i];
 
-		/* saturating: a sum past 2^64-1 has certainly enough hits */
-		if (job->min_hits &&
-		    s->correct + s->incorrect < job->min_hits &&
-		    s->correct + s->incorrect >= s->correct)
+		if (!shown(job, s))
 			continue;
-		lp_kernel_key_init(&job->rows[job->nr++], s);
+		if (job->place)
+			lp_kernel_key_init(&job->rows[job->at[
+						lp_kernel_bucket(s)]++], s);
+		else
+			job->count[lp_kernel_bucket(s)]++;
 	}
 	return NULL;
 }
 
+/* Runs both jobs, the second in a thread where @threaded. */
+static void key_jobs(struct key_job *first, struct key_job *second,
+		     int threaded)
+{
+	pthread_t helper;
+
+	threaded = threaded && !pthread_create(&helper, NULL, key_job, second);
+	key_job(first);
+	if (threaded)
+		pthread_join(helper, NULL);
+	else
+		key_job(second);
+}
+
 /*
- * Makes the keys of @n sites into @rows (room for @n) and returns how
- * many; a big profile's halves in two threads, the second half's keys
- * then moved down behind the first's.
+ * Makes the keys of @n sites into @rows (room for @n) in the order of
+ * their buckets, where @end[b] receives the end of bucket b, and returns
+ * how many; a big profile's halves in two threads, each putting its keys
+ * in its part of each bucket, so that the sort need not move them there.
  */
 static size_t make_keys(struct lp_kernel_key *rows,
 			const struct lp_prof_site *sites, size_t n,
-			unsigned long long min_hits)
+			unsigned long long min_hits, size_t *end)
 {
-	size_t half = n >= PARALLEL_ROWS ? n / 2 : n;
-	struct key_job first = { rows, sites, half, 0, min_hits };
-	struct key_job second = { rows + half, sites + half, n - half, 0,
-				  min_hits };
-	pthread_t helper;
-	int threaded = half < n &&
-		       !pthread_create(&helper, NULL, key_job, &second);
+	size_t half = n >= PARALLEL_ROWS ? n / 2 : n, b, nr = 0;
+	struct key_job first = { .rows = rows, .sites = sites, .n = half,
+				 .min_hits = min_hits };
+	struct key_job second = { .rows = rows, .sites = sites + half,
+				  .n = n - half, .min_hits = min_hits };
 
-	key_job(&first);
-	if (threaded)
-		pthread_join(helper, NULL);
-	else if (half < n)
-		key_job(&second);
-	memmove(rows + first.nr, second.rows, second.nr * sizeof(*rows));
-	return first.nr + second.nr;
+	key_jobs(&first, &second, half < n);
+	for (b = 0; b < LP_KERNEL_BUCKETS; b++) {
+		first.at[b] = nr;
+		second.at[b] = nr + first.count[b];
+		nr += first.count[b] + second.count[b];
+		end[b] = nr;
+	}
+	first.place = second.place = 1;
+	key_jobs(&first, &second, half < n);
+	return nr;
 }
 
 /* --top N: how many of @nr rows a table shows. */
@@ -637,7 +666,7 @@ int cmd_report(int argc, const char **argv)
 	struct lp_profile all = LP_PROFILE_INIT, folded = LP_PROFILE_INIT;
 	const struct lp_profile *view = &all;
 	struct lp_kernel_key *rows;
-	size_t nr, head;
+	size_t nr, head, end[LP_KERNEL_BUCKETS];
 	int first, j;
 
 	for (j = 1; j < argc && strcmp(argv[j], "--"); j++) {
@@ -673,8 +702,8 @@ int cmd_report(int argc, const char **argv)
 	}
 	rows = lp_xmalloc(view->nr * sizeof(*rows));
 	lp_big_hint(rows, view->nr * sizeof(*rows));
-	nr = make_keys(rows, view->sites, view->nr, o.min_hits);
-	lp_kernel_sort(rows, nr);
+	nr = make_keys(rows, view->sites, view->nr, o.min_hits, end);
+	lp_kernel_sort_bucketed(rows, nr, end, LP_KERNEL_SORT_PAR_MIN);
 	if (o.format == FMT_KERNEL && !all_branches(&all) &&
 	    (head = annotated_first(rows, nr)) < nr) {
 		size_t tail = nr - head;
