@@ -54,7 +54,8 @@ RT_SRC   = lib/runtime.c lib/format.c lib/error.c lib/mark.c \
 	   lib/stub-x86_64.c
 # Everything else in lib/ serves the command.
 PROF_SRC = $(filter-out $(RT_SRC),$(wildcard lib/*.c))
-TOOL_SRC = $(wildcard tools/*.c tools/fix/*.c tools/report/*.c tools/judge/*.c)
+TOOL_SRC = $(wildcard tools/*.c tools/as/*.c tools/fix/*.c tools/report/*.c \
+	tools/judge/*.c)
 TOOL_MAIN = tools/likelyprof.c
 
 RT_OBJ   = $(RT_SRC:%.c=$(OBJ)/pic/%.o)
@@ -70,6 +71,8 @@ CMD      = $(OUT)/likelyprof
 # Compiler-named entry points for CC= and CMAKE_C_COMPILER=, which take no
 # subcommand: links to the command, which reads its own name.
 CMD_LINKS = $(OUT)/likelyprof-cc $(OUT)/likelyprof-c++
+# gcc's assembler, for likelyprof cc -B (tools/cmd-as.c)
+AS_LINK  = $(OUT)/lib/likelyprof-as/as
 # The runtime for -m32 programs (make lib32); `likelyprof cc -m32` links
 # LIBDIR/32.
 RT32_OBJ = $(RT_SRC:%.c=$(OBJ)/pic32/%.o)
@@ -83,7 +86,7 @@ LIB32_SO = $(OUT)/lib/32/liblikelyprof.so
 
 all: lib tools
 lib: $(LIB_A) $(LIB_SO)
-tools: $(CMD) $(CMD_LINKS)
+tools: $(CMD) $(CMD_LINKS) $(AS_LINK)
 lib32: $(LIB32_A) $(LIB32_SO)
 
 # Man pages are made from doc/, so the two never disagree.
@@ -96,6 +99,10 @@ build/man/%.1: doc/%.md doc/md2man.awk include/likelyprof.h
 
 $(CMD_LINKS): $(CMD)
 	ln -sf $(notdir $(CMD)) $@
+
+$(AS_LINK): $(CMD)
+	@mkdir -p $(dir $@)
+	ln -sf ../../$(notdir $(CMD)) $@
 
 $(OBJ)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -230,6 +237,9 @@ install: all likelyprof.pc man
 	install -m 755 $(CMD) $(DESTDIR)$(bindir)/likelyprof
 	ln -sf likelyprof $(DESTDIR)$(bindir)/likelyprof-cc
 	ln -sf likelyprof $(DESTDIR)$(bindir)/likelyprof-c++
+	install -d $(DESTDIR)$(libdir)/likelyprof-as
+	ln -sf $$(realpath -m --relative-to=$(libdir)/likelyprof-as \
+		$(bindir)/likelyprof) $(DESTDIR)$(libdir)/likelyprof-as/as
 	install -m 644 include/likelyprof.h $(DESTDIR)$(includedir)/
 	install -m 644 $(LIB_A) $(DESTDIR)$(libdir)/
 	install -m 755 $(LIB_SO).0 $(DESTDIR)$(libdir)/
@@ -247,6 +257,8 @@ install: all likelyprof.pc man
 	install -m 644 completion/_likelyprof $(DESTDIR)$(zshcompdir)/_likelyprof
 
 uninstall:
+	rm -f $(DESTDIR)$(libdir)/likelyprof-as/as
+	-rmdir $(DESTDIR)$(libdir)/likelyprof-as
 	rm -f $(DESTDIR)$(bindir)/likelyprof \
 	      $(DESTDIR)$(bindir)/likelyprof-cc \
 	      $(DESTDIR)$(bindir)/likelyprof-c++ \
@@ -265,6 +277,7 @@ uninstall:
 
 clean:
 	rm -rf build likelyprof likelyprof-cc likelyprof-c++ lib/32 \
+	       lib/likelyprof-as \
 	       lib/liblikelyprof.a lib/liblikelyprof.so \
 	       lib/liblikelyprof.so.0 likelyprof.pc
 	-$(MAKE) -s -C examples clean

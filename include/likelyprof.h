@@ -200,6 +200,15 @@ LP_API int likelyprof_reset(void);
 #define LP_SITE_ABI 2
 /* ABI 1 counted a folded evaluation in both correct and constant. */
 #define LP_SITE_ABI_BOTH_ 1
+/*
+ * A record that likelyprof's assembler pass adds for a run of stubs that
+ * always execute together (tools/as/group.c): the run counts once, in the
+ * counter of its first alias record, and each member's field gets that
+ * count when the runtime sums.  Strings NULL; expect: the member record's
+ * distance in bytes from this one; line: 4 * (place in the run) + field
+ * (0 correct, 1 incorrect, 2 constant).  Never a site of its own.
+ */
+#define LP_SITE_ABI_ALIAS 3
 
 /*
  * A reference to a symbol that only the runtime defines, whose name is

@@ -52,10 +52,18 @@ struct lp_cell {
 	unsigned long long sum[C_N];    /* a dump's scratch */
 };
 
+/* A run's count, added to a member's field (LP_SITE_ABI_ALIAS). */
+struct lp_alias {
+	size_t member, leader;          /* cells[] indices */
+	unsigned field;
+};
+
 /* A module's "lp_sites" section, or its copy once it is unloaded. */
 struct lp_module {
 	const struct lp_site *first, *last;
 	struct lp_cell *cells;
+	struct lp_alias *aliases;
+	size_t naliases;
 	const void *base;               /* load address, from dladdr() */
 	const char *path;               /* its file, from dladdr() */
 	struct lp_site *copy;           /* the records, once it is unloaded */
@@ -876,6 +884,48 @@ static struct lp_module *module_revive(const struct lp_site *first,
 	return NULL;
 }
 
+/*
+ * The alias record at @i of @m, as cells[] indices: 0, or -1 when it
+ * does not describe a run of this module's sites (a record from a
+ * broken object counts nothing rather than the wrong site).
+ */
+static int alias_read(const struct lp_module *m, size_t i,
+		      struct lp_alias *a)
+{
+	const struct lp_site *s = &m->first[i];
+	size_t n = (size_t)(m->last - m->first), place = s->line >> 2;
+	long step = (long)sizeof(*s);
+	long member;
+
+	if (s->expect % step || (s->line & 3) > 2 || place > i)
+		return -1;
+	member = (long)i + s->expect / step;
+	if (member < 0 || (size_t)member >= n ||
+	    m->first[member].abi != LP_SITE_ABI ||
+	    m->first[i - place].abi != LP_SITE_ABI_ALIAS ||
+	    m->first[i - place].line >> 2)
+		return -1;
+	a->member = (size_t)member;
+	a->leader = i - place;
+	a->field = s->line & 3;
+	return 0;
+}
+
+/* Reads the module's alias records into m->aliases. */
+static void module_aliases(struct lp_module *m)
+{
+	size_t i, k = 0, n = (size_t)(m->last - m->first);
+
+	for (i = 0; i < n; i++)
+		k += m->first[i].abi == LP_SITE_ABI_ALIAS;
+	m->aliases = k ? arena_alloc(k * sizeof(*m->aliases)) : NULL;
+	m->naliases = 0;
+	for (i = 0; m->aliases && i < n; i++)
+		if (m->first[i].abi == LP_SITE_ABI_ALIAS &&
+		    alias_read(m, i, &m->aliases[m->naliases]) == 0)
+			m->naliases++;
+}
+
 static struct lp_module *module_get(const struct lp_site *first,
 				    const struct lp_site *last,
 				    const void *anchor)
@@ -907,6 +957,7 @@ static struct lp_module *module_get(const struct lp_site *first,
 	m->last = last;
 	m->base = base;
 	m->path = arena_strdup(path);
+	module_aliases(m);
 	*tail = m;
 	return m;
 }
@@ -1573,6 +1624,14 @@ static void sum_counts(void)
 			sum[C_CONSTANT] += counter_read(&c->constant);
 		}
 	}
+	/* a run's leader is never a member, so the order does not matter */
+	for (m = rt.modules; m; m = m->next)
+		for (i = 0; i < m->naliases; i++) {
+			const struct lp_alias *a = &m->aliases[i];
+
+			m->cells[a->member].sum[a->field] +=
+				m->cells[a->leader].sum[C_CORRECT];
+		}
 }
 
 /*

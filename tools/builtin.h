@@ -17,5 +17,6 @@ int cmd_check(int argc, const char **argv);
 int cmd_fix(int argc, const char **argv);
 int cmd_judge(int argc, const char **argv);
 int cmd_overlap(int argc, const char **argv);
+int cmd_as(int argc, const char **argv);      /* gcc's, by its name */
 
 #endif /* LP_BUILTIN_H */

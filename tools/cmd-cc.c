@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "spawn.h"
 #include "usage.h"
 
 static const char usage_cc[] =
@@ -99,31 +100,6 @@ static const char *const side_output_opts[] = {
 	"-MD", "-MMD", "-MP", "-MF", "-MT", "-MQ", "-save-temps",
 	"--save-temps", "-aux-info", NULL
 };
-
-struct args {
-	const char **v;
-	size_t n, alloc;
-};
-
-#define ARGS_INIT { NULL, 0, 0 }
-
-static void args_push(struct args *a, const char *s)
-{
-	if (a->n + 2 > a->alloc) {
-		a->alloc = a->alloc ? a->alloc * 2 : 32;
-		a->v = lp_xrealloc(a->v, a->alloc * sizeof(*a->v));
-	}
-	a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-static void args_append(struct args *a, const struct args *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		args_push(a, b->v[i]);
-}
 
 static int in_list(const char *arg, const char *const *list)
 {
@@ -346,66 +322,6 @@ static void scan_args(int argc, const char **argv, enum arg_kind *kind,
 
 /* --- finding ourselves, the header, the runtime and the compiler ------ */
 
-/* The running executable's path; the caller frees it. */
-static char *self_path(void)
-{
-	char path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-
-	if (n <= 0)
-		return lp_xstrdup("./likelyprof");
-	path[n] = '\0';
-	return lp_xstrdup(path);
-}
-
-/* True when @path is this very executable, by any name or link. */
-static int is_self(const char *path)
-{
-	struct stat a, b;
-
-	return stat(path, &a) == 0 && stat("/proc/self/exe", &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
-/*
- * @name as execvp would find it, but skipping any PATH entry that is this
- * executable (a folder of compiler-named links to likelyprof, as ccache
- * has): the caller frees the result, @name itself when nothing else is
- * found.
- */
-static char *find_program(const char *name)
-{
-	const char *path = getenv("PATH");
-	const char *p, *end;
-	int skipped = 0;
-
-	if (strchr(name, '/') || !path)
-		return lp_xstrdup(name);
-	for (p = path; *p; p = *end ? end + 1 : end) {
-		char *cand;
-
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		cand = lp_xstrfmt("%.*s/%s", end == p ? 1 : (int)(end - p),
-				  end == p ? "." : p, name);
-		if (access(cand, X_OK) == 0) {
-			if (!is_self(cand)) {
-				if (skipped)
-					return cand;
-				/* what execvp finds: keep the name as given */
-				free(cand);
-				break;
-			}
-			skipped = 1;
-		}
-		free(cand);
-		if (!*end)
-			break;
-	}
-	return lp_xstrdup(name);
-}
-
 /* A word of $CC that is likelyprof: by its name, or because it is us. */
 static int names_likelyprof(const char *word)
 {
@@ -433,7 +349,7 @@ static int names_likelyprof(const char *word)
 				break;
 		}
 	}
-	self = found && is_self(found);
+	self = found && lp_is_self(found);
 	free(found);
 	return self;
 }
@@ -457,7 +373,7 @@ static int find_dirs(char **inc, char **lib)
 {
 	const char *env_inc = getenv("LIKELYPROF_INCLUDE_DIR");
 	const char *env_lib = getenv("LIKELYPROF_LIB_DIR");
-	char *exe = self_path(), *slash = strrchr(exe, '/');
+	char *exe = lp_self_path(), *slash = strrchr(exe, '/');
 	const char *dir = exe, *up;
 
 	if (slash)
@@ -477,13 +393,13 @@ static int find_dirs(char **inc, char **lib)
 }
 
 /* Pushes the words of @s split on blanks; they point into @s. */
-static void push_words(struct args *a, char *s)
+static void push_words(struct lp_args *a, char *s)
 {
 	char *tok, *save = NULL;
 
 	for (tok = strtok_r(s, " \t", &save); tok;
 	     tok = strtok_r(NULL, " \t", &save))
-		args_push(a, tok);
+		lp_args_push(a, tok);
 }
 
 /*
@@ -494,11 +410,11 @@ static void push_words(struct args *a, char *s)
  * @a gets the words; the return value holds them and is freed when @a is
  * done.
  */
-static char *compiler_from_env(struct args *a, const char *var,
+static char *compiler_from_env(struct lp_args *a, const char *var,
 			       const char *dflt, int reentered)
 {
 	const char *env = reentered ? NULL : getenv(var);
-	struct args words = ARGS_INIT;
+	struct lp_args words = LP_ARGS_INIT;
 	char *copy = NULL;
 	size_t i, start = 0;
 
@@ -514,57 +430,15 @@ static char *compiler_from_env(struct args *a, const char *var,
 		 * compiler.
 		 */
 		for (i = 0; !start && i < words.n; i++)
-			args_push(a, words.v[i]);
+			lp_args_push(a, words.v[i]);
 	}
 	if (!a->n)
-		args_push(a, dflt);
+		lp_args_push(a, dflt);
 	free(words.v);
 	return copy;
 }
 
 /* --- running the compiler ----------------------------------------------- */
-
-/* Waits for @pid; its exit status, 128 + signal, or -1 with a message. */
-static int wait_status(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return lp_error("cannot wait for the compiler: %s",
-					strerror(errno));
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return LP_EXIT_ERROR;
-}
-
-/*
- * Runs @a with stdout and stderr to @out_fd and @err_fd (-1: inherited);
- * its exit status, 127 when it cannot be started.
- */
-static int run(const struct args *a, int out_fd, int err_fd)
-{
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		lp_error("cannot start '%s': %s", a->v[0], strerror(errno));
-		return LP_EXIT_ERROR;
-	}
-	if (!pid) {
-		if ((out_fd >= 0 && dup2(out_fd, 1) < 0) ||
-		    (err_fd >= 0 && dup2(err_fd, 2) < 0))
-			_exit(127);
-		execvp(a->v[0], (char *const *)a->v);
-		fprintf(stderr, "likelyprof: cannot run '%s': %s\n", a->v[0],
-			strerror(errno));
-		_exit(127);
-	}
-	return wait_status(pid);
-}
 
 /*
  * Shared-library code reaches thread-local storage through
@@ -593,17 +467,17 @@ static int pic_tls_initial_exec(void)
 	return !tls || strcmp(tls, "dynamic") != 0;
 }
 
-static int supports_tls_descriptors(const struct args *compiler)
+static int supports_tls_descriptors(const struct lp_args *compiler)
 {
-	struct args probe = ARGS_INIT;
+	struct lp_args probe = LP_ARGS_INIT;
 	int null = open("/dev/null", O_RDWR), ok;
 
-	args_append(&probe, compiler);
-	args_push(&probe, "-mtls-dialect=gnu2");
-	args_push(&probe, "-fsyntax-only");
-	args_push(&probe, "-xc");
-	args_push(&probe, "/dev/null");
-	ok = null >= 0 && run(&probe, null, null) == 0;
+	lp_args_append(&probe, compiler);
+	lp_args_push(&probe, "-mtls-dialect=gnu2");
+	lp_args_push(&probe, "-fsyntax-only");
+	lp_args_push(&probe, "-xc");
+	lp_args_push(&probe, "/dev/null");
+	ok = null >= 0 && lp_run(&probe, null, null) == 0;
 	if (null >= 0)
 		close(null);
 	free(probe.v);
@@ -688,14 +562,14 @@ static char *first_failing_line(int fd)
 /* --- one command -------------------------------------------------------- */
 
 struct cc {
-	struct args compiler;       /* the real compiler's words */
+	struct lp_args compiler;       /* the real compiler's words */
 	int argc;
 	const char **argv;          /* the user's arguments */
 	enum arg_kind *kind;
 	const char **lang;
 	struct mode m;
-	struct args instrument;     /* -D..., -include, -mtls-dialect */
-	struct args link;           /* the runtime, after the user's args */
+	struct lp_args instrument;     /* -D..., -include, -mtls-dialect */
+	struct lp_args link;           /* the runtime, after the user's args */
 	int colour;                 /* the plain run must ask for colour */
 	char *scratch;              /* a folder, made on first use */
 	unsigned scratch_files;
@@ -757,14 +631,14 @@ enum step { STEP_DIAG, STEP_INSTRUMENTED, STEP_PLAIN };
  * puts it): every option of the user's, no other input.  The diagnostics
  * step writes no side file and asks for the colour the user would see.
  */
-static void compile_args(const struct cc *cc, struct args *a, int src,
+static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 			 const char *out, enum step step)
 {
 	int i;
 
-	args_append(a, &cc->compiler);
+	lp_args_append(a, &cc->compiler);
 	if (step == STEP_INSTRUMENTED)
-		args_append(a, &cc->instrument);
+		lp_args_append(a, &cc->instrument);
 	for (i = 0; i < cc->argc; i++) {
 		enum arg_kind k = cc->kind[i];
 
@@ -775,26 +649,26 @@ static void compile_args(const struct cc *cc, struct args *a, int src,
 			i += i + 1 < cc->argc && cc->kind[i + 1] == ARG_VALUE;
 		else if (k != ARG_SOURCE && k != ARG_OTHER_SRC &&
 			 k != ARG_INPUT)
-			args_push(a, cc->argv[i]);  /* values of those kept */
+			lp_args_push(a, cc->argv[i]);  /* their values too */
 		else if (i == src) {
 			if (cc->lang[i]) {
-				args_push(a, "-x");
-				args_push(a, cc->lang[i]);
+				lp_args_push(a, "-x");
+				lp_args_push(a, cc->lang[i]);
 			}
-			args_push(a, cc->argv[i]);
+			lp_args_push(a, cc->argv[i]);
 			if (cc->lang[i])
-				args_push(a, "-xnone");
+				lp_args_push(a, "-xnone");
 		}
 	}
 	if (!cc->m.compile_only)
-		args_push(a, "-c");
+		lp_args_push(a, "-c");
 	if (step == STEP_INSTRUMENTED)
-		args_push(a, "-w");
+		lp_args_push(a, "-w");
 	if (step == STEP_DIAG && cc->colour)
-		args_push(a, "-fdiagnostics-color=always");
+		lp_args_push(a, "-fdiagnostics-color=always");
 	if (out) {
-		args_push(a, "-o");
-		args_push(a, out);
+		lp_args_push(a, "-o");
+		lp_args_push(a, out);
 	}
 }
 
@@ -802,11 +676,11 @@ static void compile_args(const struct cc *cc, struct args *a, int src,
 static int compile_step(const struct cc *cc, int src, const char *out,
 			enum step step, int err_fd)
 {
-	struct args a = ARGS_INIT;
+	struct lp_args a = LP_ARGS_INIT;
 	int status;
 
 	compile_args(cc, &a, src, out, step);
-	status = run(&a, -1, err_fd);
+	status = lp_run(&a, -1, err_fd);
 	free(a.v);
 	return status;
 }
@@ -864,17 +738,17 @@ out:
  */
 static int run_whole(const struct cc *cc, int instrument, int link)
 {
-	struct args a = ARGS_INIT;
+	struct lp_args a = LP_ARGS_INIT;
 	int i, status;
 
-	args_append(&a, &cc->compiler);
+	lp_args_append(&a, &cc->compiler);
 	if (instrument)
-		args_append(&a, &cc->instrument);
+		lp_args_append(&a, &cc->instrument);
 	for (i = 0; i < cc->argc; i++)
-		args_push(&a, cc->argv[i]);
+		lp_args_push(&a, cc->argv[i]);
 	if (link)
-		args_append(&a, &cc->link);
-	status = run(&a, -1, -1);
+		lp_args_append(&a, &cc->link);
+	status = lp_run(&a, -1, -1);
 	free(a.v);
 	return status;
 }
@@ -887,7 +761,7 @@ static int run_whole(const struct cc *cc, int instrument, int link)
  */
 static int compile_and_link(struct cc *cc)
 {
-	struct args a = ARGS_INIT;
+	struct lp_args a = LP_ARGS_INIT;
 	char **obj = lp_xcalloc((size_t)cc->argc, sizeof(*obj));
 	int i, status = 0;
 
@@ -906,17 +780,17 @@ static int compile_and_link(struct cc *cc)
 			status = st;
 	}
 	if (!status) {
-		args_append(&a, &cc->compiler);
+		lp_args_append(&a, &cc->compiler);
 		for (i = 0; i < cc->argc; i++) {
 			if (obj[i])
-				args_push(&a, obj[i]);
+				lp_args_push(&a, obj[i]);
 			else if (cc->kind[i] == ARG_LANG)
 				i += !cc->argv[i][2];
 			else
-				args_push(&a, cc->argv[i]);
+				lp_args_push(&a, cc->argv[i]);
 		}
-		args_append(&a, &cc->link);
-		status = run(&a, -1, -1);
+		lp_args_append(&a, &cc->link);
+		status = lp_run(&a, -1, -1);
 	}
 	for (i = 0; i < cc->argc; i++)
 		free(obj[i]);
@@ -946,17 +820,19 @@ static int add_runtime(struct cc *cc, const char *lib)
 					m->multilib);
 	}
 	if (m->is_static) {
-		args_push(&cc->link, own(cc, lp_xstrfmt("%s/%s", dir, file)));
+		lp_args_push(&cc->link,
+			     own(cc, lp_xstrfmt("%s/%s", dir, file)));
 	} else {
-		args_push(&cc->link, own(cc, lp_xstrfmt("-L%s", dir)));
-		args_push(&cc->link, own(cc, lp_xstrfmt("-Wl,-rpath,%s", dir)));
-		args_push(&cc->link, "-Wl,--push-state,--no-as-needed");
-		args_push(&cc->link, "-llikelyprof");
-		args_push(&cc->link, "-Wl,--pop-state");
+		lp_args_push(&cc->link, own(cc, lp_xstrfmt("-L%s", dir)));
+		lp_args_push(&cc->link,
+			     own(cc, lp_xstrfmt("-Wl,-rpath,%s", dir)));
+		lp_args_push(&cc->link, "-Wl,--push-state,--no-as-needed");
+		lp_args_push(&cc->link, "-llikelyprof");
+		lp_args_push(&cc->link, "-Wl,--pop-state");
 	}
 	if (!m->nostdlib)
-		args_push(&cc->link, "-pthread");
-	args_push(&cc->link, "-ldl");
+		lp_args_push(&cc->link, "-pthread");
+	lp_args_push(&cc->link, "-ldl");
 	return 0;
 }
 
@@ -975,12 +851,31 @@ static int wants_colour(const struct mode *m)
 	       !(gcc_colors && !*gcc_colors);
 }
 
+/*
+ * gcc's assembler through ours, which gives each straight run of counting
+ * stubs one counter (tools/cmd-as.c): -B names the folder whose "as"
+ * links to this command, the same folder in every compile, so ccache
+ * still hits.  clang assembles by itself and ignores it.  Not with LTO
+ * (no stubs), nor with LIKELYPROF_GROUP=off, nor when the link is missing
+ * or is another likelyprof.
+ */
+static void group_runs(struct cc *cc, const char *lib)
+{
+	const char *env = getenv("LIKELYPROF_GROUP");
+	char *as = lp_xstrfmt("%s/likelyprof-as/as", lib);
+
+	if ((!env || strcmp(env, "off")) && !cc->m.lto && lp_is_self(as))
+		lp_args_push(&cc->instrument, own(cc, lp_xstrfmt(
+			"-B%s/likelyprof-as/", lib)));
+	free(as);
+}
+
 /* The defines that choose the counters' form in likelyprof.h. */
 static void tls_initial_exec(struct cc *cc, const struct mode *m)
 {
-	args_push(&cc->instrument, "-DLIKELYPROF_TLS_INITIAL_EXEC");
+	lp_args_push(&cc->instrument, "-DLIKELYPROF_TLS_INITIAL_EXEC");
 	if (m->data_sections)
-		args_push(&cc->instrument, "-DLIKELYPROF_DATA_SECTIONS");
+		lp_args_push(&cc->instrument, "-DLIKELYPROF_DATA_SECTIONS");
 }
 
 static int run_command(struct cc *cc)
@@ -1004,20 +899,21 @@ static int run_command(struct cc *cc)
 	 * every step (the plain one for diagnostics too, and -M): searched
 	 * last, the folder shadows none of its headers.
 	 */
-	args_push(&cc->compiler, "-idirafter");
-	args_push(&cc->compiler, inc);
+	lp_args_push(&cc->compiler, "-idirafter");
+	lp_args_push(&cc->compiler, inc);
 	if (instrument) {
-		args_push(&cc->instrument, "-DLIKELYPROF_INSTRUMENT");
-		args_push(&cc->instrument, "-include");
-		args_push(&cc->instrument,
+		lp_args_push(&cc->instrument, "-DLIKELYPROF_INSTRUMENT");
+		lp_args_push(&cc->instrument, "-include");
+		lp_args_push(&cc->instrument,
 			  own(cc, lp_xstrfmt("%s/likelyprof.h", inc)));
 		/* counters named in asm text would meet in one LTO unit */
 		if (m->lto)
-			args_push(&cc->instrument, "-DLIKELYPROF_NO_ANCHOR");
+			lp_args_push(&cc->instrument, "-DLIKELYPROF_NO_ANCHOR");
 		if (m->pic && pic_tls_initial_exec())
 			tls_initial_exec(cc, m);
 		else if (m->pic && supports_tls_descriptors(&cc->compiler))
-			args_push(&cc->instrument, "-mtls-dialect=gnu2");
+			lp_args_push(&cc->instrument, "-mtls-dialect=gnu2");
+		group_runs(cc, lib);
 	}
 	if (link && add_runtime(cc, lib)) {
 		status = LP_EXIT_ERROR;
@@ -1085,15 +981,15 @@ int cmd_cc(int argc, const char **argv)
 					  is_cc ? "cc" : "c++", reentered);
 	} else {
 		/* launcher form: likelyprof [ccache] COMPILER args */
-		args_push(&cc.compiler, name);
+		lp_args_push(&cc.compiler, name);
 		if (in_list(base_name(name), launchers) && argc &&
 		    argv[0][0] != '-') {
-			args_push(&cc.compiler, argv[0]);
+			lp_args_push(&cc.compiler, argv[0]);
 			argc--;
 			argv++;
 		}
 	}
-	found = find_program(cc.compiler.v[0]);
+	found = lp_find_program(cc.compiler.v[0]);
 	cc.compiler.v[0] = found;
 	if (setenv(LP_CC_MARKER, "1", 1))
 		return lp_error("cannot set %s: %s", LP_CC_MARKER,

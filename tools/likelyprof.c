@@ -280,6 +280,9 @@ int main(int argc, char **argv)
 	const struct cmd *cmd;
 	const char *compiler = compiler_name(args[0]);
 
+	/* gcc's assembler, as likelyprof cc puts us there (cmd-as.c) */
+	if (compiler && !strcmp(compiler, "as"))
+		return cmd_as(argc, args);
 	if (compiler) {
 		args[0] = compiler;
 		return check_stdout(cmd_cc(argc, args));
