@@ -50,7 +50,8 @@ static const char usage_cc[] =
 	"With -DLIKELYPROF_ALL_BRANCHES, every if of C code is counted too.\n"
 	"-m32: the runtime of 'make lib32'.  Environment:\n"
 	"LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override where the header\n"
-	"and the runtime are found.\n";
+	"and the runtime are found; LIKELYPROF_GROUP=off leaves gcc's\n"
+	"assembler text as it is (one counter per run of hints otherwise).\n";
 
 static const char usage_cxx[] =
 	"usage: likelyprof c++ [<compiler args>]       runs $CXX, or c++\n"
