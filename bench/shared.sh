@@ -104,9 +104,12 @@ build_jemalloc() {
 	# valgrind 3.19 cannot read clang 14's DWARF 5
 	g=
 	case $1 in clang-*) g=-gdwarf-4 ;; esac
+	# CC in the environment of make too: it is the compiler that
+	# likelyprof cc runs (configure's CC= is only its own)
 	(
 		cd "$d" &&
-		CC=$(compiler_of "$1") ./configure CC="$c" EXTRA_CFLAGS="$g" &&
+		export CC="$(compiler_of "$1")" &&
+		./configure CC="$c" EXTRA_CFLAGS="$g" &&
 		make -j2 build_lib_shared
 	) >"$d.log" 2>&1
 }

@@ -858,14 +858,19 @@ static int wants_colour(const struct mode *m)
  * links to this command, the same folder in every compile, so ccache
  * still hits.  clang assembles by itself and ignores it.  Not with LTO
  * (no stubs), nor with LIKELYPROF_GROUP=off, nor when the link is missing
- * or is another likelyprof.
+ * or is another likelyprof, nor beside a -B of the project's.
  */
 static void group_runs(struct cc *cc, const char *lib)
 {
 	const char *env = getenv("LIKELYPROF_GROUP");
 	char *as = lp_xstrfmt("%s/likelyprof-as/as", lib);
+	int i, own_b = 0;
 
-	if ((!env || strcmp(env, "off")) && !cc->m.lto && lp_is_self(as))
+	/* the project's own -B may bring its own assembler: keep it */
+	for (i = 0; i < cc->argc; i++)
+		own_b |= !strncmp(cc->argv[i], "-B", 2);
+	if ((!env || strcmp(env, "off")) && !cc->m.lto && !own_b &&
+	    lp_is_self(as))
 		lp_args_push(&cc->instrument, own(cc, lp_xstrfmt(
 			"-B%s/likelyprof-as/", lib)));
 	free(as);

@@ -99,7 +99,8 @@ static void split_lines(struct unit *u, const char *text, size_t len)
 			break;
 		if (u->nlines == cap) {
 			cap *= 2;
-			u->lines = lp_xrealloc(u->lines, cap * sizeof(*u->lines));
+			u->lines = lp_xrealloc(u->lines,
+					       cap * sizeof(*u->lines));
 		}
 		u->lines[u->nlines].s = text + start;
 		u->lines[u->nlines].n = i - start;
@@ -537,7 +538,8 @@ static size_t run_length(const struct unit *u, size_t first)
  * home is not in this unit, and the run is left as it is.
  */
 static int run_homes(const struct unit *u, size_t first,
-		     const struct label **ctr_home, const struct label **rec_home)
+		     const struct label **ctr_home,
+		     const struct label **rec_home)
 {
 	struct span anchor = { "lp__tls.anchor", 14 };
 	const struct stub *st = &u->stubs[first];
@@ -552,7 +554,8 @@ static int run_homes(const struct unit *u, size_t first,
 		const struct label *r = find_label(u, u->stubs[i].rec);
 
 		if (!r || r->section.n != (*rec_home)->section.n ||
-		    memcmp(r->section.s, (*rec_home)->section.s, r->section.n) ||
+		    memcmp(r->section.s, (*rec_home)->section.s,
+			   r->section.n) ||
 		    (u->stubs[i].reg.n != 0) != (st->reg.n != 0))
 			return 0;
 	}
