@@ -97,19 +97,18 @@ build_jemalloc() {
 	d=$bin/jemalloc-$1
 	mkdir -p "$d" && tar -xf "$2" -C "$d" --strip-components=1 || return 1
 	# the profiling flags in CC, so that the library's link has them too
+	# likelyprof's launcher form names the compiler: make exports CC
+	# with configure's value, so likelyprof cc would not see ours
 	case $1 in
-	*-likelyprof) c="$LIKELYPROF cc" ;;
+	*-likelyprof) c="$LIKELYPROF $(compiler_of "$1")" ;;
 	*) c="$(compiler_of "$1") $(extra_flags "$1")" ;;
 	esac
 	# valgrind 3.19 cannot read clang 14's DWARF 5
 	g=
 	case $1 in clang-*) g=-gdwarf-4 ;; esac
-	# CC in the environment of make too: it is the compiler that
-	# likelyprof cc runs (configure's CC= is only its own)
 	(
 		cd "$d" &&
-		export CC="$(compiler_of "$1")" &&
-		./configure CC="$c" EXTRA_CFLAGS="$g" &&
+		CC=$(compiler_of "$1") ./configure CC="$c" EXTRA_CFLAGS="$g" &&
 		make -j2 build_lib_shared
 	) >"$d.log" 2>&1
 }
