@@ -21,6 +21,7 @@
 #include "builtin.h"
 #include "spawn.h"
 #include "usage.h"
+#include "write-file.h"
 
 /* GNU as options whose value is the next argument */
 static const char *const value_opts[] = { "-o", "-I", "--defsym",
@@ -87,21 +88,6 @@ static int read_all(int fd, char **text, size_t *len)
 	}
 }
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The real assembler's argv: ours, with @input (0: appended) as @path. */
 static void real_args(struct lp_args *a, const char *as, int argc,
 		      const char **argv, int input, const char *path)
@@ -127,7 +113,7 @@ static char *scratch_unit(const char *text, size_t len)
 		free(path);
 		return NULL;
 	}
-	if (write_all(fd, text, len) || close(fd)) {
+	if (lp_write_all(fd, text, len) || close(fd)) {
 		unlink(path);
 		free(path);
 		return NULL;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "write-file.h"
 #include "fix/inputs.h"
 #include "fold.h"
 #include "fix/locate.h"
@@ -319,22 +320,6 @@ struct pending {
 	int renamed;
 };
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * The temporaries of the run, for the signal handler: a SIGINT or SIGTERM
  * while they exist removes them and then ends fix as the signal would.
@@ -402,7 +387,7 @@ static char *write_temp(const char *path, const char *text, size_t len,
 		free(tmp);
 		return NULL;
 	}
-	if (write_all(fd, text, len) || fstat(fd, &now) ||
+	if (lp_write_all(fd, text, len) || fstat(fd, &now) ||
 	    ((now.st_uid != was->st_uid || now.st_gid != was->st_gid) &&
 	     fchown(fd, was->st_uid, was->st_gid)) ||
 	    fchmod(fd, was->st_mode & 07777) || fsync(fd) || close(fd)) {

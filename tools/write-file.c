@@ -139,3 +139,19 @@ int lp_write_profile_file(struct lp_profile *p, const char *path)
 {
 	return lp_write_file_with(path, write_profile, p, 0);
 }
+
+int lp_write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

@@ -26,6 +26,9 @@ typedef int (*lp_write_fn)(FILE *f, void *ctx);
 int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
 		       int restart);
 
+/* Writes all @len bytes of @buf to @fd: 0, or -1 (errno set). */
+int lp_write_all(int fd, const char *buf, size_t len);
+
 /* lp_write_file_with() of lp_profile_write(@p). */
 int lp_write_profile_file(struct lp_profile *p, const char *path);
 

@@ -9,6 +9,7 @@
  * directives, gcc's debug labels, and instructions that do not jump,
  * call, return or trap by design.  Anything else ends the run.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -414,14 +415,9 @@ static void put_span(struct out *o, struct span sp)
 static void put_num(struct out *o, size_t v)
 {
 	char buf[24];
-	int k = 23;
 
-	buf[k] = '\0';
-	do {
-		buf[--k] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	puts_(o, buf + k);
+	snprintf(buf, sizeof(buf), "%zu", v);
+	puts_(o, buf);
 }
 
 /* @l with each whole-word @from as the group's name @prefix + @group. */
@@ -479,6 +475,17 @@ static void put_keeper(struct out *o, const struct unit *u,
 	}
 }
 
+/* The alias record of member @k of run @group: lp__grp.G, lp__grp.G.K */
+static void put_alias_name(struct out *o, size_t group, size_t k)
+{
+	puts_(o, "lp__grp.");
+	put_num(o, group);
+	if (k) {
+		puts_(o, ".");
+		put_num(o, k);
+	}
+}
+
 /*
  * The run's counter, beside the anchor (anchored: the distance must be
  * known to the assembler) or its first member's counter, and one alias
@@ -502,20 +509,11 @@ static void put_group_data(struct out *o, const struct unit *u, size_t first,
 	put_span(o, rec_home->section);
 	puts_(o, "\n\t.align 8\n");
 	for (i = first; i < u->nstubs && u->stubs[i].run == first; i++, k++) {
-		puts_(o, "lp__grp.");
-		put_num(o, group);
-		if (k) {
-			puts_(o, ".");
-			put_num(o, k);
-		}
+		put_alias_name(o, group, k);
 		puts_(o, ":\n\t.quad\t0, 0, 0, 0\n\t.quad\t");
 		put_span(o, u->stubs[i].rec);
-		puts_(o, "-lp__grp.");
-		put_num(o, group);
-		if (k) {
-			puts_(o, ".");
-			put_num(o, k);
-		}
+		puts_(o, "-");
+		put_alias_name(o, group, k);
 		puts_(o, "\n\t.long\t");
 		put_num(o, 4 * k + (size_t)u->stubs[i].field);
 		puts_(o, ", ");
@@ -534,7 +532,7 @@ static size_t run_length(const struct unit *u, size_t first)
 }
 
 /*
- * Where a run's data go; NULL when a member's record or the counter's
+ * Where a run's data go: 1, or 0 when a member's record or the counter's
  * home is not in this unit, and the run is left as it is.
  */
 static int run_homes(const struct unit *u, size_t first,
@@ -562,25 +560,30 @@ static int run_homes(const struct unit *u, size_t first,
 	return 1;
 }
 
+/* A run that is rewritten: its number and where its data go. */
+struct kept {
+	size_t group;               /* 0: the run is left as it is */
+	const struct label *ctr_home, *rec_home;
+};
+
 static void emit(struct out *o, const struct unit *u,
 		 struct lp_group_stats *stats)
 {
-	size_t s = 0, i = 0, group = 0, *groups;
-	int *keep = lp_xcalloc(u->nstubs + 1, sizeof(*keep));
+	/* kept[run's first stub]; group numbers start at 1 */
+	struct kept *kept = lp_xcalloc(u->nstubs + 1, sizeof(*kept));
+	size_t s, i, group = 0;
 
-	/* keep[run's first stub]: its group number + 1, 0 when left alone */
-	groups = lp_xcalloc(u->nstubs + 1, sizeof(*groups));
 	for (s = 0; s < u->nstubs; s += run_length(u, s)) {
-		const struct label *ch, *rh;
+		struct kept *k = &kept[s];
 
-		if (run_length(u, s) < 2 || !run_homes(u, s, &ch, &rh))
+		if (run_length(u, s) < 2 ||
+		    !run_homes(u, s, &k->ctr_home, &k->rec_home))
 			continue;
-		keep[s] = 1;
-		groups[s] = group++;
+		k->group = ++group;
 		stats->runs++;
 		stats->removed += run_length(u, s) - 1;
 	}
-	for (s = 0; i < u->nlines; i++) {
+	for (s = 0, i = 0; i < u->nlines; i++) {
 		const struct stub *st = s < u->nstubs ? &u->stubs[s] : NULL;
 
 		if (!st || i != st->first) {
@@ -588,9 +591,9 @@ static void emit(struct out *o, const struct unit *u,
 			puts_(o, "\n");
 			continue;
 		}
-		if (keep[st->run] && st->run == s)
-			put_keeper(o, u, st, groups[s]);
-		else if (!keep[st->run])
+		if (kept[st->run].group && st->run == s)
+			put_keeper(o, u, st, kept[s].group - 1);
+		else if (!kept[st->run].group)
 			for (; i <= st->last; i++) {
 				put(o, u->lines[i].s, u->lines[i].n);
 				puts_(o, "\n");
@@ -598,14 +601,11 @@ static void emit(struct out *o, const struct unit *u,
 		i = st->last;
 		s++;
 	}
-	for (s = 0; s < u->nstubs; s += run_length(u, s)) {
-		const struct label *ch, *rh;
-
-		if (keep[s] && run_homes(u, s, &ch, &rh))
-			put_group_data(o, u, s, groups[s], ch, rh);
-	}
-	free(keep);
-	free(groups);
+	for (s = 0; s < u->nstubs; s += run_length(u, s))
+		if (kept[s].group)
+			put_group_data(o, u, s, kept[s].group - 1,
+				       kept[s].ctr_home, kept[s].rec_home);
+	free(kept);
 }
 
 int lp_group_asm(const char *text, size_t len, char **out, size_t *out_len,
