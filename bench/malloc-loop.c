@@ -8,9 +8,10 @@
  *
  *	malloc-loop THREADS ITERATIONS
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "threads.h"
 
 static long iterations;
 
@@ -44,21 +45,6 @@ __attribute__((noinline)) static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
-	pthread_t t[16];
-	unsigned long sum = 0;
-	int n = argc > 1 ? atoi(argv[1]) : 1, i;
-	void *r;
-
 	iterations = argc > 2 ? atol(argv[2]) : 2000000;
-	if (n < 1 || n > 16)
-		return 2;
-	for (i = 0; i < n; i++)
-		if (pthread_create(&t[i], NULL, work, (void *)(size_t)i))
-			return 1;
-	for (i = 0; i < n; i++) {
-		pthread_join(t[i], &r);
-		sum += (unsigned long)r;
-	}
-	printf("checksum %lu\n", sum);
-	return 0;
+	return run_threads(argc > 1 ? argv[1] : NULL, work);
 }

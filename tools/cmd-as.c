@@ -65,29 +65,6 @@ static int find_input(int argc, const char **argv)
 	return input;
 }
 
-static int read_all(int fd, char **text, size_t *len)
-{
-	size_t cap = 1 << 16;
-	ssize_t n;
-
-	*text = lp_xmalloc(cap);
-	*len = 0;
-	for (;;) {
-		if (*len == cap) {
-			cap *= 2;
-			*text = lp_xrealloc(*text, cap);
-		}
-		n = read(fd, *text + *len, cap - *len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		*len += (size_t)n;
-	}
-}
-
 /* The real assembler's argv: ours, with @input (0: appended) as @path. */
 static void real_args(struct lp_args *a, const char *as, int argc,
 		      const char **argv, int input, const char *path)
@@ -137,7 +114,7 @@ int cmd_as(int argc, const char **argv)
 					       : 0;
 	if (fd < 0)
 		goto as_it_is;
-	if (read_all(fd, &text, &len) < 0) {
+	if (lp_read_all(fd, &text, &len) < 0) {
 		/* a pipe half read cannot be given back: say so */
 		status = lp_error("cannot read the assembler input: %s",
 				  strerror(errno));

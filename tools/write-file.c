@@ -155,3 +155,32 @@ int lp_write_all(int fd, const char *buf, size_t len)
 	}
 	return 0;
 }
+
+int lp_read_all(int fd, char **text, size_t *len)
+{
+	size_t cap = 1 << 16;
+	ssize_t n;
+
+	*text = lp_xmalloc(cap);
+	*len = 0;
+	for (;;) {
+		/* one byte kept for the NUL */
+		if (*len + 1 == cap) {
+			cap *= 2;
+			*text = lp_xrealloc(*text, cap);
+		}
+		n = read(fd, *text + *len, cap - 1 - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(*text);
+			*text = NULL;
+			return -1;
+		}
+		if (n == 0) {
+			(*text)[*len] = '\0';
+			return 0;
+		}
+		*len += (size_t)n;
+	}
+}

@@ -1,5 +1,5 @@
 /*
- * write-file.h - replace a file atomically
+ * write-file.h - replace a file atomically; read and write whole buffers
  */
 #ifndef LP_WRITE_FILE_H
 #define LP_WRITE_FILE_H
@@ -28,6 +28,12 @@ int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
 
 /* Writes all @len bytes of @buf to @fd: 0, or -1 (errno set). */
 int lp_write_all(int fd, const char *buf, size_t len);
+
+/*
+ * Reads @fd to its end into *@text (malloc'd, NUL-terminated past *@len
+ * bytes; the caller frees it): 0, or -1 (errno set, *@text NULL).
+ */
+int lp_read_all(int fd, char **text, size_t *len);
 
 /* lp_write_file_with() of lp_profile_write(@p). */
 int lp_write_profile_file(struct lp_profile *p, const char *path);

@@ -9,13 +9,16 @@
  * CMAKE_EXPORT_COMPILE_COMMANDS, meson always, bear for make.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "judge/judge.h"
 #include "usage.h"
+#include "write-file.h"
 
 struct words {
 	char **v;
@@ -127,27 +130,17 @@ static int read_entry(const struct lp_json *e, struct lp_compile_cmd *c)
 
 char *lp_judge_slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf;
+	int fd = open(path, O_RDONLY);
+	char *text;
+	int failed, err;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	buf = lp_xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap)
-			buf = lp_xrealloc(buf, cap *= 2);
-	}
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = '\0';         /* the loop leaves room: n < cap */
-	*len = n;
-	return buf;
+	failed = lp_read_all(fd, &text, len);
+	err = errno;
+	close(fd);
+	errno = err;
+	return failed ? NULL : text;
 }
 
 int lp_compile_db_read(struct lp_compile_db *db, const char *path)
