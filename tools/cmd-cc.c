@@ -468,13 +468,14 @@ static int pic_tls_initial_exec(void)
 	return !tls || strcmp(tls, "dynamic") != 0;
 }
 
-static int supports_tls_descriptors(const struct lp_args *compiler)
+/* Whether @compiler accepts @option in a compile of C. */
+static int accepts_option(const struct lp_args *compiler, const char *option)
 {
 	struct lp_args probe = LP_ARGS_INIT;
 	int null = open("/dev/null", O_RDWR), ok;
 
 	lp_args_append(&probe, compiler);
-	lp_args_push(&probe, "-mtls-dialect=gnu2");
+	lp_args_push(&probe, option);
 	lp_args_push(&probe, "-fsyntax-only");
 	lp_args_push(&probe, "-xc");
 	lp_args_push(&probe, "/dev/null");
@@ -570,6 +571,7 @@ struct cc {
 	const char **lang;
 	struct mode m;
 	struct lp_args instrument;     /* -D..., -include, -mtls-dialect */
+	struct lp_args group;          /* the assembler pass: -B, clang's -f */
 	struct lp_args link;           /* the runtime, after the user's args */
 	int colour;                 /* the plain run must ask for colour */
 	char *scratch;              /* a folder, made on first use */
@@ -625,7 +627,8 @@ static void scratch_remove(struct cc *cc)
 	cc->scratch = NULL;
 }
 
-enum step { STEP_DIAG, STEP_INSTRUMENTED, STEP_PLAIN };
+/* STEP_UNGROUPED: instrumented, without the assembler pass */
+enum step { STEP_DIAG, STEP_INSTRUMENTED, STEP_UNGROUPED, STEP_PLAIN };
 
 /*
  * The compile of source argument @src into @out (NULL: where the compiler
@@ -638,8 +641,10 @@ static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 	int i;
 
 	lp_args_append(a, &cc->compiler);
-	if (step == STEP_INSTRUMENTED)
+	if (step == STEP_INSTRUMENTED || step == STEP_UNGROUPED)
 		lp_args_append(a, &cc->instrument);
+	if (step == STEP_INSTRUMENTED)
+		lp_args_append(a, &cc->group);
 	for (i = 0; i < cc->argc; i++) {
 		enum arg_kind k = cc->kind[i];
 
@@ -663,7 +668,7 @@ static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 	}
 	if (!cc->m.compile_only)
 		lp_args_push(a, "-c");
-	if (step == STEP_INSTRUMENTED)
+	if (step == STEP_INSTRUMENTED || step == STEP_UNGROUPED)
 		lp_args_push(a, "-w");
 	if (step == STEP_DIAG && cc->colour)
 		lp_args_push(a, "-fdiagnostics-color=always");
@@ -711,6 +716,15 @@ static int compile_source(struct cc *cc, int src, const char *out)
 		goto out;
 	}
 	status = compile_step(cc, src, out, STEP_INSTRUMENTED, err);
+	if (status && cc->group.n && !ftruncate(err, 0) &&
+	    lseek(err, 0, SEEK_SET) == 0) {
+		/* the pass, or gas on clang's text: count without it */
+		status = compile_step(cc, src, out, STEP_UNGROUPED, err);
+		if (!status)
+			lp_note("%s: runs of hints not grouped: the compile "
+				"failed with the assembler pass",
+				cc->argv[src]);
+	}
 	if (!status) {
 		replay(diag_err);
 		goto out;
@@ -743,8 +757,10 @@ static int run_whole(const struct cc *cc, int instrument, int link)
 	int i, status;
 
 	lp_args_append(&a, &cc->compiler);
-	if (instrument)
+	if (instrument) {
 		lp_args_append(&a, &cc->instrument);
+		lp_args_append(&a, &cc->group);
+	}
 	for (i = 0; i < cc->argc; i++)
 		lp_args_push(&a, cc->argv[i]);
 	if (link)
@@ -852,13 +868,47 @@ static int wants_colour(const struct mode *m)
 	       !(gcc_colors && !*gcc_colors);
 }
 
+/* True when every source to instrument is C (the pass knows C's stubs). */
+static int only_c_sources(const struct cc *cc)
+{
+	const char *name = cc->compiler.v[cc->compiler.n - 1];
+	int i;
+
+	if (strstr(base_name(name), "++"))
+		return 0;       /* a C++ driver compiles .c as C++ */
+	for (i = 0; i < cc->argc; i++)
+		if (cc->kind[i] == ARG_SOURCE &&
+		    (cc->lang[i] ? strcmp(cc->lang[i], "c") :
+				   !ends_with(cc->argv[i], ".c")))
+			return 0;
+	return 1;
+}
+
 /*
- * gcc's assembler through ours, which gives each straight run of counting
+ * A compiler that assembles in process (clang) hands its text to an
+ * assembler, the pass's, when told -fno-integrated-as; gcc rejects the
+ * option, and a name that says gcc spares the probe.
+ */
+static int assembles_in_process(const struct cc *cc)
+{
+	const char *name = base_name(cc->compiler.v[cc->compiler.n - 1]);
+	char *real = realpath(cc->compiler.v[cc->compiler.n - 1], NULL);
+	int gcc = strstr(name, "gcc") || strstr(name, "g++") ||
+		  (real && (strstr(base_name(real), "gcc") ||
+			    strstr(base_name(real), "g++")));
+
+	free(real);
+	return !gcc && accepts_option(&cc->compiler, "-fno-integrated-as");
+}
+
+/*
+ * The assembler through ours, which gives each straight run of counting
  * stubs one counter (tools/cmd-as.c): -B names the folder whose "as"
  * links to this command, the same folder in every compile, so ccache
- * still hits.  clang assembles by itself and ignores it.  Not with LTO
- * (no stubs), nor with LIKELYPROF_GROUP=off, nor when the link is missing
- * or is another likelyprof, nor beside a -B of the project's.
+ * still hits; clang, which assembles by itself, is told to use it for C
+ * units.  Not with LTO (no stubs), nor with LIKELYPROF_GROUP=off, nor
+ * when the link is missing or is another likelyprof, nor beside a -B of
+ * the project's.
  */
 static void group_runs(struct cc *cc, const char *lib)
 {
@@ -870,9 +920,13 @@ static void group_runs(struct cc *cc, const char *lib)
 	for (i = 0; i < cc->argc; i++)
 		own_b |= !strncmp(cc->argv[i], "-B", 2);
 	if ((!env || strcmp(env, "off")) && !cc->m.lto && !own_b &&
-	    lp_is_self(as))
-		lp_args_push(&cc->instrument, own(cc, lp_xstrfmt(
+	    lp_is_self(as)) {
+		lp_args_push(&cc->group, own(cc, lp_xstrfmt(
 			"-B%s/likelyprof-as/", lib)));
+		if (!cc->m.assembly && only_c_sources(cc) &&
+		    assembles_in_process(cc))
+			lp_args_push(&cc->group, "-fno-integrated-as");
+	}
 	free(as);
 }
 
@@ -917,7 +971,8 @@ static int run_command(struct cc *cc)
 			lp_args_push(&cc->instrument, "-DLIKELYPROF_NO_ANCHOR");
 		if (m->pic && pic_tls_initial_exec())
 			tls_initial_exec(cc, m);
-		else if (m->pic && supports_tls_descriptors(&cc->compiler))
+		else if (m->pic && accepts_option(&cc->compiler,
+						"-mtls-dialect=gnu2"))
 			lp_args_push(&cc->instrument, "-mtls-dialect=gnu2");
 		group_runs(cc, lib);
 	}
@@ -1013,6 +1068,7 @@ int cmd_cc(int argc, const char **argv)
 	free(cc.lang);
 	free(cc.compiler.v);
 	free(cc.instrument.v);
+	free(cc.group.v);
 	free(cc.link.v);
 	for (i = 0; i < cc.nowned; i++)
 		free(cc.owned[i]);

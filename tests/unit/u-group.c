@@ -237,11 +237,72 @@ static void test_group__leaves_alone(void)
 	check_left_alone("a record elsewhere");
 }
 
+/*
+ * clang -fno-integrated-as: the stubs as written, between them its
+ * #APP markers after a tab, #DEBUG_VALUE comments, comments after an
+ * instruction, and .LtmpN labels, which only a debug section may name.
+ */
+static void clang_unit(const char *between, const char *naming)
+{
+	unit(between, "\t#NO_APP\n.Ltmp5:\n\t#DEBUG_VALUE: f:x <- 0\n"
+	     "\t.loc\t0 3 2 is_stmt 1        # a.c:3:2\n"
+	     "\tandq\t$-1073741824, %rsi     # imm = 0xC0000000\n"
+	     "\t#APP\n", 1);
+	add(text, sizeof(text), naming);
+}
+
+static size_t clang_removed(const char *between, const char *naming)
+{
+	struct lp_group_stats st;
+	int status;
+	char *out;
+
+	clang_unit(between, naming);
+	out = group(&st, &status);
+	free(out);
+	return st.removed;
+}
+
+static void test_group__clang(void)
+{
+	static const char debug[] = "\t.section\t.debug_info,\"\",@progbits\n"
+				    "\t.quad\t.Ltmp5\n\t.quad\t.Ltmp7\n";
+
+	if (clang_removed(".Ltmp7:\n", debug) != 2)
+		LP_FAIL_("debug labels between stubs end a run");
+	if (clang_removed(".LBB0_3:\n", debug) != 1)
+		LP_FAIL_("a block's label does not end a run");
+	if (clang_removed(".Ltmp7:\n", "\t.text\n\tleaq\t.Ltmp7(%rip), %rcx\n")
+	    != 1)
+		LP_FAIL_("a label named in code does not end a run");
+	if (clang_removed(".Ltmp7:\n", "\t.section\t.gcc_except_table,\"a\","
+			  "@progbits\n\t.uleb128 .Ltmp7-.Lfunc_begin0\n") != 1)
+		LP_FAIL_("a landing pad does not end a run");
+	if (clang_removed("", "\t.text\n\tjmp\t.Ltmp5\n") != 1)
+		LP_FAIL_("a jump's target does not end a run");
+	/* clang names a function's static record FUNCTION.lp__site_N */
+	clang_unit("", "");
+	edit("lp__site_2.102", "fun.lp__site_2");
+	edit("lp__site_2.102", "fun.lp__site_2");
+	{
+		struct lp_group_stats st;
+		int status;
+		char *out = group(&st, &status);
+
+		LP_CHECK_INT(st.removed, 2);
+		if (out)
+			LP_CHECK(strstr(out, "fun.lp__site_2-lp__grp.0.1")
+				 != NULL);
+		free(out);
+	}
+}
+
 int main(void)
 {
 	LP_TEST(test_group__three_in_a_row);
 	LP_TEST(test_group__local_exec);
 	LP_TEST(test_group__what_ends_a_run);
 	LP_TEST(test_group__leaves_alone);
+	LP_TEST(test_group__clang);
 	return lp_test_done();
 }

@@ -57,6 +57,9 @@ struct unit {
 	size_t nstubs;
 	struct label *labels;
 	size_t nlabels;
+	/* clang's .LtmpN named outside debug sections: jump targets maybe */
+	unsigned char *tmp_named;
+	size_t ntmp;
 };
 
 static int line_is(const struct line *l, const char *s)
@@ -162,6 +165,23 @@ static int parse_increment(const struct line *l, struct stub *st)
 }
 
 /*
+ * A site record's assembler name: gcc calls a function's static
+ * lp__site_N "lp__site_N.M", clang "FUNCTION.lp__site_N".
+ */
+static int record_name(struct span sym)
+{
+	static const char site[] = "lp__site_";
+	size_t n = sizeof(site) - 1, i;
+
+	if (sym.n > n && !memcmp(sym.s, site, n))
+		return 1;
+	for (i = 1; i + n < sym.n; i++)
+		if (sym.s[i - 1] == '.' && !memcmp(sym.s + i, site, n))
+			return 1;
+	return 0;
+}
+
+/*
  * The stub that starts at line @i, into @st: 1 when it is one, 0 when the
  * line is no increment of ours, -1 when it starts like one but is not
  * exactly one.
@@ -189,14 +209,15 @@ static int parse_stub(const struct unit *u, size_t i, struct stub *st)
 	if (j >= u->nlines || j >= i + STUB_MAX_LINES || !call ||
 	    !line_is(&l[j - 1], "\tjmp 1b") || !line_is(&l[call - 1],
 							  "\tpushq %rax") ||
-	    !starts(&l[call - 2], "\tleaq lp__site_"))
+	    !starts(&l[call - 2], "\tleaq "))
 		return -1;
 	st->rec.s = l[call - 2].s + strlen("\tleaq ");
 	st->rec.n = 0;
 	while (st->rec.s + st->rec.n < l[call - 2].s + l[call - 2].n &&
 	       sym_char(st->rec.s[st->rec.n]))
 		st->rec.n++;
-	if (l[call - 2].n != strlen("\tleaq ") + st->rec.n +
+	if (!record_name(st->rec) ||
+	    l[call - 2].n != strlen("\tleaq ") + st->rec.n +
 			     strlen("(%rip), %rax") ||
 	    memcmp(st->rec.s + st->rec.n, "(%rip), %rax", 12))
 		return -1;
@@ -248,6 +269,24 @@ static int moves_control(const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * clang's .LtmpN that only debug sections name: its debug labels, which
+ * nothing jumps to.  One that code or exception tables name (a landing
+ * pad, an address taken) may be entered.
+ */
+static int debug_tmp_label(const struct unit *u, const struct line *l)
+{
+	size_t k, n;
+
+	if (!starts(l, ".Ltmp"))
+		return 0;
+	k = digits(l->s + 5, l->n - 5);
+	if (!k || l->n != 5 + k + 1 || l->s[5 + k] != ':' || k > 9)
+		return 0;
+	n = (size_t)atol(l->s + 5);
+	return n >= u->ntmp || !u->tmp_named[n];
+}
+
 /* gcc's labels for debug information, which nothing jumps to. */
 static int debug_label(const struct line *l)
 {
@@ -268,7 +307,7 @@ static int debug_label(const struct line *l)
  * May this line stand between two stubs of a run?  @in_app: inside the
  * #APP region of an asm statement, whose text is the user's.
  */
-static int neutral(const struct line *l, int in_app)
+static int neutral(const struct unit *u, const struct line *l, int in_app)
 {
 	size_t i = 0;
 
@@ -280,7 +319,7 @@ static int neutral(const struct line *l, int in_app)
 		return 1;       /* gcc writes them inside #APP too */
 	if (in_app)
 		return 0;
-	if (debug_label(l))
+	if (debug_label(l) || debug_tmp_label(u, l))
 		return 1;
 	if (l->s[0] != '\t')
 		return 0;       /* a label */
@@ -288,11 +327,12 @@ static int neutral(const struct line *l, int in_app)
 		return starts(l, "\t.cfi_") &&
 		       !starts(l, "\t.cfi_startproc") &&
 		       !starts(l, "\t.cfi_endproc");
-	for (i = 1; i < l->n; i++)
-		if (l->s[i] == ';' || l->s[i] == '#')
-			return 0;       /* two statements, or a comment */
+	/* clang ends many instructions with a comment: '#' to the end */
+	for (i = 1; i < l->n && l->s[i] != '#'; i++)
+		if (l->s[i] == ';')
+			return 0;       /* two statements */
 	return l->s[1] >= 'a' && l->s[1] <= 'z' &&
-	       !moves_control(l->s + 1, l->n - 1);
+	       !moves_control(l->s + 1, i - 1);
 }
 
 /* A line that switches sections; -1 for one the pass cannot follow. */
@@ -333,6 +373,52 @@ static void add_stub(struct unit *u, const struct stub *st, size_t *cap)
 	u->stubs[u->nstubs++] = *st;
 }
 
+/* Each .LtmpN that @l names (not at its start, where it is defined). */
+static void name_tmp_labels(struct unit *u, const struct line *l)
+{
+	size_t i, k, n;
+
+	for (i = 1; i + 5 < l->n; i++) {
+		if (memcmp(l->s + i, ".Ltmp", 5) || sym_char(l->s[i - 1]))
+			continue;
+		k = digits(l->s + i + 5, l->n - i - 5);
+		if (!k || k > 9)
+			continue;
+		n = (size_t)atol(l->s + i + 5);
+		if (n >= u->ntmp) {
+			size_t cap = u->ntmp ? u->ntmp : 1024;
+
+			while (cap <= n)
+				cap *= 2;
+			u->tmp_named = lp_xrealloc(u->tmp_named, cap);
+			memset(u->tmp_named + u->ntmp, 0, cap - u->ntmp);
+			u->ntmp = cap;
+		}
+		u->tmp_named[n] = 1;
+		i += 5 + k - 1;
+	}
+}
+
+/*
+ * The .LtmpN that lines outside the DWARF sections name (code, data,
+ * exception tables), so that the others may stand inside a run.
+ */
+static void find_named_tmp_labels(struct unit *u)
+{
+	size_t i;
+	int in_debug = 0;
+
+	for (i = 0; i < u->nlines; i++) {
+		const struct line *l = &u->lines[i];
+
+		if (section_change(l))
+			in_debug = starts(l, "\t.section\t.debug_") ||
+				   starts(l, "\t.section .debug_");
+		else if (!in_debug)
+			name_tmp_labels(u, l);
+	}
+}
+
 /*
  * Finds the stubs, the runs among them (stub.run) and the labels of ours
  * with their sections.  -1 when the unit is to be left alone.
@@ -342,6 +428,8 @@ static int scan(struct unit *u)
 	const struct line *section = NULL;
 	size_t i, stub_cap = 0, label_cap = 0;
 	int in_app = 0, open = 0;   /* open: a run may go on */
+
+	find_named_tmp_labels(u);
 
 	for (i = 0; i < u->nlines; i++) {
 		const struct line *l = &u->lines[i];
@@ -357,17 +445,20 @@ static int scan(struct unit *u)
 			open = 1;
 			continue;
 		}
-		if (line_is(l, "#APP"))
+		/* gcc writes them at the margin, clang after a tab */
+		if (line_is(l, "#APP") || line_is(l, "\t#APP"))
 			in_app = 1;
-		else if (line_is(l, "#NO_APP"))
+		else if (line_is(l, "#NO_APP") || line_is(l, "\t#NO_APP"))
 			in_app = 0;
 		else if (!in_app && (k = section_change(l)) < 0)
 			return -1;
 		else if (!in_app && k)
 			section = l;
-		else if (!in_app && starts(l, "lp__") && l->s[l->n - 1] == ':')
+		else if (!in_app && l->n > 1 && l->s[l->n - 1] == ':' &&
+			 (starts(l, "lp__") || record_name((struct span){
+				 l->s, l->n - 1 })))
 			add_label(u, l, section, &label_cap);
-		if (!neutral(l, in_app))
+		if (!neutral(u, l, in_app))
 			open = 0;
 	}
 	return 0;
@@ -634,5 +725,6 @@ int lp_group_asm(const char *text, size_t len, char **out, size_t *out_len,
 	free(u.lines);
 	free(u.stubs);
 	free(u.labels);
+	free(u.tmp_named);
 	return status;
 }
