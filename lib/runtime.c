@@ -150,6 +150,14 @@ static struct {
 static __thread int in_lock __attribute__((tls_model("initial-exec")));
 static __thread struct lp_thread *self
 	__attribute__((tls_model("initial-exec")));
+/*
+ * Set when this thread's exit was told and its counters summed.  Hints
+ * still run after that (a destructor of the program's that runs after
+ * ours in glibc's last round, the allocator's free() in glibc's own
+ * cleanup), and no destructor of ours follows them: a slot taken then
+ * would point into storage that goes with the thread.
+ */
+static __thread int self_left __attribute__((tls_model("initial-exec")));
 
 /*
  * A hint whose first evaluation in a thread came while that thread was in
@@ -1158,6 +1166,7 @@ static void thread_exit(void *arg)
 	t->live = 0;
 	if (self == t)
 		self = NULL;
+	self_left = 1;
 	unlock();
 	errno = saved;
 }
@@ -1180,18 +1189,27 @@ static void enter_locked(struct lp_counter *ctr, const struct lp_site *site,
 {
 	struct lp_thread *t;
 
+	if (!cell)
+		return;
 	/*
 	 * A slot whose thread leaves untold would point into freed storage
-	 * at the next dump: such a thread's counts are not kept.
+	 * at the next dump.  Such a thread counts each evaluation into the
+	 * cell here, and its counter stays armed so the next one comes back:
+	 * a lock per evaluation, for a thread's last moments or until its
+	 * exit can be asked for, and no count lost.
 	 */
-	if (!thread_exit_known())
+	if (self_left || !thread_exit_known()) {
+		struct lp_slot now = { ctr, cell };
+
+		slot_harvest(&now);
 		return;
+	}
 	t = thread_self();
 	/*
 	 * Without memory the counter stays unregistered and the site counts
 	 * for this thread are not kept; the program itself is unaffected.
 	 */
-	if (!t || !cell || thread_add_slot(t, ctr, cell) < 0)
+	if (!t || thread_add_slot(t, ctr, cell) < 0)
 		return;
 	ctr->site = site;
 }

@@ -3,8 +3,9 @@
 # ends or changes: a hint in the program's own signal handler, exec,
 # daemon(), pid reuse, a FIFO nobody reads, a closed stderr, a bad
 # LIKELYPROF_FILE, the program's own handler for LIKELYPROF_SIGNAL, a
-# module dlopen()ed again and again, and a set-user-ID program.  Each
-# check compares the profile with what the program computed itself.
+# module dlopen()ed again and again, hints after a thread's exit was
+# told, and a set-user-ID program.  Each check compares the profile with
+# what the program computed itself.
 . "$(dirname "$0")/lib.sh"
 
 cd "$SCRATCH" || exit 1
@@ -119,6 +120,23 @@ got=$(awk -F'\t' '$1 == "site" { n[$8]++; c[$8] += $2; i[$8] += $3 }
 		n["never"] + 0, c["never"] + 0, i["never"] + 0 }' cycx.lprof)
 [ "$got" = "1 1000 1000 1 0 0" ] ||
 	fail "dlopen c++: records, correct, incorrect of both '$got'"
+
+# hints after the runtime summed a leaving thread (a destructor of the
+# program's in glibc's last round), on stacks unmapped after the join: no
+# fault at the dump, and those evaluations counted too.  PIC and not,
+# since a library's first counts come through the stub.
+for pic in "" -fPIC; do
+	$LIKELYPROF cc -O2 -Wall -Wextra -Werror $(san_flags) $pic -pthread \
+		"$E2E_DIR/runtime/late.c" -o late$pic ||
+		{ fail "late$pic: build failed"; continue; }
+	LIKELYPROF_FILE=$SCRATCH/late$pic.lprof ./late$pic 16 1000 > late.out
+	status=$?
+	[ $status = 0 ] || { fail "late$pic: exit status $status"; continue; }
+	got=$(awk -F'\t' '$1 == "site" && $8 == "late" { print "late", $2, $3 }' \
+		late$pic.lprof)
+	[ "$got" = "$(cat late.out)" ] ||
+		fail "late$pic: profile '$got', program '$(cat late.out)'"
+done
 
 # where and what it came from: host, time, and the build-id of the
 # program and of the module (once, however often it was loaded), as

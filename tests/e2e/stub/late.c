@@ -5,7 +5,8 @@
  * the module's hints and ends; the program unmaps that stack.  The first
  * counts came from the stub, which cannot ask for the thread's exit to be
  * told there: the runtime must not keep slots that point into the gone
- * stack (the dump at exit would read unmapped memory).
+ * stack (the dump at exit would read unmapped memory), and must count
+ * the thread's evaluations all the same.
  */
 #include <dlfcn.h>
 #include <pthread.h>
