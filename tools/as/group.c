@@ -270,6 +270,23 @@ static int moves_control(const char *s, size_t n)
 }
 
 /*
+ * The length of the name ".LtmpN" at @s (at most @n bytes), its N into
+ * @num; 0 when there is none, or N is too long to be clang's.
+ */
+static size_t tmp_label(const char *s, size_t n, size_t *num)
+{
+	size_t k;
+
+	if (n < 5 || memcmp(s, ".Ltmp", 5))
+		return 0;
+	k = digits(s + 5, n - 5);
+	if (!k || k > 9)
+		return 0;
+	*num = (size_t)atol(s + 5);
+	return 5 + k;
+}
+
+/*
  * clang's .LtmpN that only debug sections name: its debug labels, which
  * nothing jumps to.  One that code or exception tables name (a landing
  * pad, an address taken) may be entered.
@@ -278,12 +295,9 @@ static int debug_tmp_label(const struct unit *u, const struct line *l)
 {
 	size_t k, n;
 
-	if (!starts(l, ".Ltmp"))
+	k = tmp_label(l->s, l->n, &n);
+	if (!k || l->n != k + 1 || l->s[k] != ':')
 		return 0;
-	k = digits(l->s + 5, l->n - 5);
-	if (!k || l->n != 5 + k + 1 || l->s[5 + k] != ':' || k > 9)
-		return 0;
-	n = (size_t)atol(l->s + 5);
 	return n >= u->ntmp || !u->tmp_named[n];
 }
 
@@ -379,12 +393,9 @@ static void name_tmp_labels(struct unit *u, const struct line *l)
 	size_t i, k, n;
 
 	for (i = 1; i + 5 < l->n; i++) {
-		if (memcmp(l->s + i, ".Ltmp", 5) || sym_char(l->s[i - 1]))
+		if (sym_char(l->s[i - 1]) ||
+		    !(k = tmp_label(l->s + i, l->n - i, &n)))
 			continue;
-		k = digits(l->s + i + 5, l->n - i - 5);
-		if (!k || k > 9)
-			continue;
-		n = (size_t)atol(l->s + i + 5);
 		if (n >= u->ntmp) {
 			size_t cap = u->ntmp ? u->ntmp : 1024;
 
@@ -395,7 +406,7 @@ static void name_tmp_labels(struct unit *u, const struct line *l)
 			u->ntmp = cap;
 		}
 		u->tmp_named[n] = 1;
-		i += 5 + k - 1;
+		i += k - 1;
 	}
 }
 
