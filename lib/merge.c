@@ -567,10 +567,11 @@ int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 	err = n ? write_head(&fs.sink, srcs, n, flags, diag) : -LP_EINVAL;
 	if (!err)
 		err = merge_all(&fs.sink, srcs, n, pol, diag);
+	/* diag stays empty: the caller knows which file it was writing */
 	if (!err && (lp_sink_finish(&fs.sink) < 0 || fflush(out) ||
 		     ferror(out))) {
-		snprintf(diag->msg, sizeof(diag->msg), "%s",
-			 strerror(errno ? errno : EIO));
+		if (!errno)
+			errno = EIO;
 		err = -LP_EIO;
 	}
 out:

@@ -44,7 +44,8 @@ struct lp_merge_input {
  *  (-LP_ECONFLICT, naming both) unless @flags has LP_MERGE_ANY_BUILD.
  *  @return : 0; LP_MERGE_AGAIN, with that input's whole flag now set;
  *            or -LP_E* with @diag filled ("FILE:LINE: reason"; for a
- *            count that a weight makes pass 2^64-1, -LP_ERANGE).
+ *            count that a weight makes pass 2^64-1, -LP_ERANGE); writing
+ *            @out failed: -LP_EIO, errno set and @diag empty.
  */
 int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 		   const struct lp_policy *pol, size_t bufsize, unsigned flags,

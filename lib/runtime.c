@@ -1807,19 +1807,35 @@ static int write_profile_fd(int fd)
 }
 
 /*
- * Opens a FIFO or device without blocking.  A FIFO whose reader is about
- * to open it (`cat fifo &` racing the program) gets LP_WRITE_WAIT_MS; one
- * that nobody reads fails with ENXIO after that, instead of blocking.
+ * Opens the FIFO or character device that lstat() found at @name, as
+ * @was, without blocking and without following a link: a FIFO whose
+ * reader is about to open it (`cat fifo &` racing the program) gets
+ * LP_WRITE_WAIT_MS, one that nobody reads fails with ENXIO after that.
+ * What was opened must be what was checked: whoever can write the folder
+ * could swap the name for a link, or for another file, between the two,
+ * and the profile would be written into that.
+ * @return : the descriptor, or -1 with errno set (ESTALE: swapped).
  */
-static int open_device(const char *name)
+static int open_device(const char *name, const struct stat *was)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	int waited = 0, fd;
+	struct stat now;
 
-	while ((fd = open(name, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0 &&
+	while ((fd = open(name, O_WRONLY | O_NONBLOCK | O_NOFOLLOW |
+			  O_NOCTTY | O_CLOEXEC)) < 0 &&
 	       errno == ENXIO && waited < LP_WRITE_WAIT_MS) {
 		nanosleep(&tick, NULL);
 		waited += 10;
+	}
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &now) < 0 || now.st_dev != was->st_dev ||
+	    now.st_ino != was->st_ino ||
+	    (now.st_mode & S_IFMT) != (was->st_mode & S_IFMT)) {
+		close(fd);
+		errno = ESTALE;
+		return -1;
 	}
 	return fd;
 }
@@ -1886,6 +1902,38 @@ static int claim_name(char *final, size_t cap, const char *pattern)
 	return 0;
 }
 
+/*
+ * A name that is no regular file.  /dev/null, a FIFO, a terminal: written
+ * to as they are (a rename would put a regular file in the node's place).
+ * A symbolic link is never followed: whoever can write its folder could
+ * point it at any file the program may write.  Under a %p pattern
+ * (@variant) such a name is only taken, and the next free variant is
+ * written instead.  Block devices and sockets are refused.
+ * @return : 0 written, 1 go on with a new file, or -LP_EIO (said).
+ */
+static int dump_special(const char *final, const struct stat *st, int variant)
+{
+	int fd, err;
+
+	if (S_ISLNK(st->st_mode) && variant)
+		return 1;
+	if (S_ISLNK(st->st_mode)) {
+		write_error("not writing profile through the symbolic link",
+			    final, ELOOP);
+		return -LP_EIO;
+	}
+	if (!S_ISFIFO(st->st_mode) && !S_ISCHR(st->st_mode)) {
+		write_error("not writing profile into", final, ENOTSUP);
+		return -LP_EIO;
+	}
+	sum_counts();
+	fd = open_device(final, st);
+	err = fd < 0 ? -LP_EIO : write_profile_fd(fd);
+	if (err)
+		write_error("cannot write profile", final, errno);
+	return err;
+}
+
 /* Called locked.  @path NULL means the configured file. */
 static int dump_locked(const char *path)
 {
@@ -1907,18 +1955,14 @@ static int dump_locked(const char *path)
 		return -LP_EIO;
 	}
 	/*
-	 * /dev/null, a FIFO, a terminal: written to as they are, opened
-	 * without waiting for a reader (a FIFO nobody reads fails at once).
-	 * A rename would replace the device node with a regular file.
+	 * What the name is decides how it is written: lstat(), as a link is
+	 * never followed (doc/DESIGN.md, "Writing the profile").
 	 */
-	if (stat(final, &st) == 0 && !S_ISREG(st.st_mode) &&
+	if (lstat(final, &st) == 0 && !S_ISREG(st.st_mode) &&
 	    !S_ISDIR(st.st_mode)) {
-		sum_counts();
-		fd = open_device(final);
-		err = fd < 0 ? -LP_EIO : write_profile_fd(fd);
-		if (err)
-			write_error("cannot write profile", final, errno);
-		return err;
+		err = dump_special(final, &st, own && strstr(path, "%p"));
+		if (err <= 0)
+			return err;
 	}
 	if (own && claim_name(final, sizeof(final), path)) {
 		write_error("cannot write profile", final, errno);
@@ -1977,6 +2021,9 @@ static const char *errno_text(int err)
 	case EFBIG: return "File too large";
 	case ENXIO: return "No such device or address";
 	case EAGAIN: return "Resource temporarily unavailable";
+	case ELOOP: return "not followed";
+	case ENOTSUP: return "not a file, FIFO or character device";
+	case ESTALE: return "replaced while it was opened";
 	default: return "error";
 	}
 }

@@ -2,6 +2,8 @@
  * write-file.c - replace a file atomically
  */
 #include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,45 +66,58 @@ static int write_stream(const char *path, FILE *f, lp_write_fn fn, void *ctx,
 	return err ? -1 : 0;
 }
 
-int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
-		       int restart)
+/*
+ * Opens the FIFO or device @path that stat() saw as @was, for writing.
+ * Nothing is truncated: if the name now leads to a regular file (swapped
+ * since the stat), that file is left to the atomic replace below.
+ * @return : the stream; or NULL with errno EEXIST for a regular file now,
+ *           or another errno.
+ */
+static FILE *open_special(const char *path, const struct stat *was)
+{
+	struct stat now;
+	FILE *f;
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &now) < 0 || S_ISREG(now.st_mode) ||
+	    now.st_ino != was->st_ino || now.st_dev != was->st_dev) {
+		close(fd);
+		errno = EEXIST;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
+/*
+ * Writes a new file beside @path and renames it over @path, so that a
+ * reader never sees half of it and a failure leaves the old one; @shown
+ * is the name the user gave, for messages.
+ */
+static int replace_file(const char *path, const char *shown, lp_write_fn fn,
+			void *ctx)
 {
 	size_t n = strlen(path);
-	struct stat st;
-	char *tmp;
+	char *tmp = lp_xmalloc(n + 16);
 	FILE *f;
 	int fd, err, e;
 
-	if (!strcmp(path, "-"))
-		return write_stream(path, stdout, fn, ctx, restart);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
-	    !S_ISDIR(st.st_mode)) {
-		f = fopen(path, "w");
-		if (!f)
-			return lp_error("cannot write '%s': %s", path,
-					strerror(errno));
-		err = write_stream(path, f, fn, ctx, restart);
-		if (fclose(f) && !err)
-			return lp_error("cannot write '%s': %s", path,
-					strerror(errno));
-		return err;
-	}
-	tmp = lp_xmalloc(n + 16);
 	memcpy(tmp, path, n);
 	memcpy(tmp + n, ".tmp.XXXXXX", 12);
 	fd = mkstemp(tmp);
-	if (fd < 0) {
-		e = errno;
-		free(tmp);
-		return lp_error("cannot write '%s': %s", path, strerror(e));
-	}
-	f = fdopen(fd, "w+");
+	f = fd < 0 ? NULL : fdopen(fd, "w+");
 	if (!f) {
 		e = errno;
-		close(fd);
-		unlink(tmp);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		free(tmp);
-		return lp_error("cannot write '%s': %s", path, strerror(e));
+		return lp_error("cannot write '%s': %s", shown, strerror(e));
 	}
 	err = fn(f, ctx);
 	e = errno;
@@ -118,16 +133,71 @@ int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
 		e = errno;
 		err = -1;
 	}
-	if (err) {
+	if (err)
 		unlink(tmp);
-		free(tmp);
-		if (err == -1)
-			return lp_error("cannot write '%s': %s", path,
-					strerror(e));
-		return -1;
-	}
 	free(tmp);
-	return 0;
+	if (err == -1)
+		return lp_error("cannot write '%s': %s", shown, strerror(e));
+	return err ? -1 : 0;
+}
+
+/*
+ * Where the link @path leads: the resolved path, or for a link to a file
+ * that does not exist yet, its target read as open(O_CREAT) would take
+ * it; NULL when neither is known.  The caller frees it.
+ */
+static char *link_target(const char *path)
+{
+	char *real = realpath(path, NULL), buf[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	ssize_t n;
+
+	if (real || errno != ENOENT)
+		return real;
+	n = readlink(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	if (buf[0] == '/' || !slash)
+		return lp_xstrdup(buf);
+	return lp_xstrfmt("%.*s%s", (int)(slash - path + 1), path, buf);
+}
+
+int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
+		       int restart)
+{
+	struct stat st;
+	char *real = NULL;
+	FILE *f = NULL;
+	int err;
+
+	if (!strcmp(path, "-"))
+		return write_stream(path, stdout, fn, ctx, restart);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		f = open_special(path, &st);
+		if (!f && errno != EEXIST)
+			return lp_error("cannot write '%s': %s", path,
+					strerror(errno));
+	}
+	if (f) {
+		err = write_stream(path, f, fn, ctx, restart);
+		if (fclose(f) && !err)
+			return lp_error("cannot write '%s': %s", path,
+					strerror(errno));
+		return err;
+	}
+	/*
+	 * A link the user named (-o /dev/stdout redirected to a file, a
+	 * profile kept elsewhere) is followed as every tool follows it: the
+	 * file it leads to is replaced, and the link stays.  Replacing the
+	 * link itself would put a file where /dev/stdout was.
+	 */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		real = link_target(path);
+	err = replace_file(real ? real : path, path, fn, ctx);
+	free(real);
+	return err;
 }
 
 static int write_profile(FILE *f, void *ctx)
