@@ -51,28 +51,59 @@ uint64_t lp_merged_count(const struct lp_profile *p)
 	return 1;
 }
 
-static const char *meta_get(const struct lp_profile *p, const char *key)
+static int meta_ptr_cmp(const void *pa, const void *pb)
 {
-	size_t i;
+	const struct lp_prof_meta *a = *(const struct lp_prof_meta *const *)pa;
+	const struct lp_prof_meta *b = *(const struct lp_prof_meta *const *)pb;
+	int c = strcmp(a->key, b->key);
 
-	for (i = 0; i < p->meta_nr; i++)
-		if (!strcmp(p->meta[i].key, key))
-			return p->meta[i].value;
-	return NULL;
+	return c ? c : (a > b) - (a < b);
+}
+
+/* The first value of @key among the @n sorted @by, or NULL. */
+static const char *meta_find(const struct lp_prof_meta *const *by, size_t n,
+			     const char *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(by[mid]->key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && !strcmp(by[lo]->key, key) ? by[lo]->value : NULL;
 }
 
 /*
  * A key that differs (pid, host) says nothing true of the sum, and
  * dropping it whenever any input disagrees keeps the result independent
- * of order.
+ * of order.  @p's records are looked up in a sorted copy, so that many
+ * meta records cost n log n, not n squared.
  */
 void lp_meta_keep_common(struct lp_profile *acc, const struct lp_profile *p)
 {
+	const struct lp_prof_meta **by = malloc((p->meta_nr + 1) *
+						sizeof(*by));
 	size_t i, j = 0;
 
+	for (i = 0; by && i < p->meta_nr; i++)
+		by[i] = &p->meta[i];
+	if (by)
+		qsort(by, p->meta_nr, sizeof(*by), meta_ptr_cmp);
 	for (i = 0; i < acc->meta_nr; i++) {
-		const char *v = meta_get(p, acc->meta[i].key);
+		const char *v = NULL;
+		size_t k;
 
+		if (by) {
+			v = meta_find(by, p->meta_nr, acc->meta[i].key);
+		} else {        /* no memory for the copy: the long way */
+			for (k = 0; k < p->meta_nr && !v; k++)
+				if (!strcmp(p->meta[k].key, acc->meta[i].key))
+					v = p->meta[k].value;
+		}
 		if (v && !strcmp(v, acc->meta[i].value)) {
 			acc->meta[j++] = acc->meta[i];
 			continue;
@@ -81,6 +112,7 @@ void lp_meta_keep_common(struct lp_profile *acc, const struct lp_profile *p)
 		free(acc->meta[i].value);
 	}
 	acc->meta_nr = j;
+	free(by);
 }
 
 /*
@@ -369,78 +401,141 @@ static size_t build_hex_len(const char *v)
 	return sp && sp > v ? (size_t)(sp - v) : 0;
 }
 
-/* @p's first build record of @path other than @hex, or NULL. */
-static const char *other_build(const struct lp_profile *p, const char *path,
-			       const char *hex, size_t hl)
+/* A build record of an input, and where it stands among all of them. */
+struct build_ref {
+	const char *v;          /* "HEX PATH" */
+	size_t hl;              /* the length of HEX, 0 if none */
+	size_t at;              /* its place, inputs in order */
+	size_t input;
+};
+
+static const char *build_path(const struct build_ref *b)
 {
-	size_t i, l;
-
-	for (i = 0; i < p->meta_nr; i++) {
-		const char *v = p->meta[i].value;
-
-		if (strcmp(p->meta[i].key, LP_META_BUILD) ||
-		    !(l = build_hex_len(v)) || strcmp(v + l + 1, path))
-			continue;
-		if (l != hl || memcmp(v, hex, hl))
-			return v;
-	}
-	return NULL;
+	return b->hl ? b->v + b->hl + 1 : "";
 }
 
-/* The first of the @n inputs @srcs with build record @v. */
-static const char *build_owner(struct src *srcs, size_t n, const char *v)
+/* By path, then by place: a path's first record comes first. */
+static int build_path_cmp(const void *pa, const void *pb)
 {
-	size_t k, i;
+	const struct build_ref *a = pa, *b = pb;
+	int c = strcmp(build_path(a), build_path(b));
 
-	for (k = 0; k < n; k++) {
-		const struct lp_profile *p = src_meta(&srcs[k]);
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
 
-		for (i = 0; i < p->meta_nr; i++)
-			if (!strcmp(p->meta[i].key, LP_META_BUILD) &&
-			    !strcmp(p->meta[i].value, v))
-				return src_name(srcs[k].in);
+/* By the whole record, then by place: copies meet, the first first. */
+static int build_value_cmp(const void *pa, const void *pb)
+{
+	const struct build_ref *a = pa, *b = pb;
+	int c = strcmp(a->v, b->v);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+static int build_at_cmp(const void *pa, const void *pb)
+{
+	const struct build_ref *a = pa, *b = pb;
+
+	return (a->at > b->at) - (a->at < b->at);
+}
+
+/* Every build record of the @n inputs, in their order; NULL: no memory. */
+static struct build_ref *collect_builds(struct src *srcs, size_t n,
+					size_t *nr)
+{
+	struct build_ref *b = NULL;
+	size_t i, j, k = 0, total = 0;
+
+	for (i = 0; i < n; i++)
+		total += src_meta(&srcs[i])->meta_nr;
+	b = malloc((total + 1) * sizeof(*b));
+	for (i = 0; b && i < n; i++) {
+		const struct lp_profile *p = src_meta(&srcs[i]);
+
+		for (j = 0; j < p->meta_nr; j++) {
+			if (strcmp(p->meta[j].key, LP_META_BUILD))
+				continue;
+			b[k].v = p->meta[j].value;
+			b[k].hl = build_hex_len(b[k].v);
+			b[k].at = k;
+			b[k].input = i;
+			k++;
+		}
 	}
-	return "an input";
+	*nr = k;
+	return b;
 }
 
 /*
- * The builds every input came from, each once, into @meta.  Two builds
- * of one path are two programs whose sites meet by key only where their
- * sources happen to agree, so they are refused unless LP_MERGE_ANY_BUILD.
+ * The first record, in the inputs' order, whose path an earlier record
+ * gives another build-id; @*first is that earlier record.  Sorted by
+ * path and place, a path's records that differ from its first are the
+ * candidates.
+ */
+static const struct build_ref *build_conflict(struct build_ref *b, size_t n,
+					      const struct build_ref **first)
+{
+	const struct build_ref *found = NULL;
+	size_t i, g;
+
+	qsort(b, n, sizeof(*b), build_path_cmp);
+	for (g = 0; g < n; g = i) {
+		for (i = g + 1; i < n && !strcmp(build_path(&b[i]),
+						 build_path(&b[g])); i++) {
+			if (!b[g].hl || (b[i].hl == b[g].hl &&
+					 !memcmp(b[i].v, b[g].v, b[g].hl)))
+				continue;
+			if (!found || b[i].at < found->at) {
+				found = &b[i];
+				*first = &b[g];
+			}
+			break;
+		}
+		while (i < n && !strcmp(build_path(&b[i]), build_path(&b[g])))
+			i++;
+	}
+	return found;
+}
+
+/*
+ * The builds every input came from, each once, in the order they came,
+ * into @meta.  Two builds of one path are two programs whose sites meet
+ * by key only where their sources happen to agree, so they are refused
+ * unless LP_MERGE_ANY_BUILD.  Sorting, not a scan per record: a fleet's
+ * inputs may carry many.
  */
 static int merge_builds(struct lp_profile *meta, struct src *srcs, size_t n,
 			unsigned flags, struct lp_diag *diag)
 {
-	size_t i, j;
+	const struct build_ref *bad, *first = NULL;
+	size_t nr, i, k = 0;
+	struct build_ref *b = collect_builds(srcs, n, &nr);
+	int err = 0;
 
-	for (i = 0; i < n; i++) {
-		const struct lp_profile *p = src_meta(&srcs[i]);
-
-		for (j = 0; j < p->meta_nr; j++) {
-			const char *v = p->meta[j].value, *o = NULL;
-			size_t hl = build_hex_len(v);
-
-			if (strcmp(p->meta[j].key, LP_META_BUILD))
-				continue;
-			if (hl && !(flags & LP_MERGE_ANY_BUILD))
-				o = other_build(meta, v + hl + 1, v, hl);
-			if (o) {
-				snprintf(diag->msg, sizeof(diag->msg),
-					 "%s: profiles of different builds of "
-					 "'%s': %.*s in %s, %.*s in %s (merge "
-					 "them anyway with "
-					 "--allow-different-builds)",
-					 src_name(srcs[i].in), v + hl + 1,
-					 (int)build_hex_len(o), o,
-					 build_owner(srcs, n, o), (int)hl, v,
-					 src_name(srcs[i].in));
-				return -LP_ECONFLICT;
-			}
-			if (lp_profile_set_meta(meta, LP_META_BUILD, v) < 0)
-				return -LP_ENOMEM;
-		}
+	if (!b)
+		return -LP_ENOMEM;
+	if (!(flags & LP_MERGE_ANY_BUILD) &&
+	    (bad = build_conflict(b, nr, &first))) {
+		snprintf(diag->msg, sizeof(diag->msg),
+			 "%s: profiles of different builds of '%s': %.*s in "
+			 "%s, %.*s in %s (merge them anyway with "
+			 "--allow-different-builds)",
+			 src_name(srcs[bad->input].in), build_path(bad),
+			 (int)first->hl, first->v,
+			 src_name(srcs[first->input].in), (int)bad->hl,
+			 bad->v, src_name(srcs[bad->input].in));
+		free(b);
+		return -LP_ECONFLICT;
 	}
-	return 0;
+	qsort(b, nr, sizeof(*b), build_value_cmp);
+	for (i = 0; i < nr; i++)
+		if (!i || strcmp(b[i - 1].v, b[i].v))
+			b[k++] = b[i];
+	qsort(b, k, sizeof(*b), build_at_cmp);
+	for (i = 0; i < k && !err; i++)
+		err = lp_profile_add_meta(meta, LP_META_BUILD, b[i].v);
+	free(b);
+	return err;
 }
 
 static void drop_key(struct lp_profile *p, const char *key)
@@ -469,9 +564,11 @@ static int write_head(struct lp_sink *sink, struct src *srcs, size_t n,
 	int err = -LP_ENOMEM;
 
 	for (i = 0; i < first->meta_nr; i++)
-		if (lp_profile_set_meta(&meta, first->meta[i].key,
+		if (lp_profile_add_meta(&meta, first->meta[i].key,
 					first->meta[i].value) < 0)
 			goto out;
+	if (lp_meta_tidy(&meta) < 0)
+		goto out;
 	for (i = 0; i < n; i++) {
 		const struct lp_profile *p = src_meta(&srcs[i]);
 

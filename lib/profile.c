@@ -253,6 +253,99 @@ int lp_profile_set_meta(struct lp_profile *p, const char *key,
 	return 0;
 }
 
+/* Appends @key and @value, which the profile then owns; 0 or -LP_ENOMEM. */
+static int meta_take(struct lp_profile *p, char *key, char *value)
+{
+	if (grow((void **)&p->meta, &p->meta_alloc, p->meta_nr + 1,
+		 sizeof(*p->meta)) < 0)
+		return -LP_ENOMEM;
+	p->meta[p->meta_nr].key = key;
+	p->meta[p->meta_nr].value = value;
+	p->meta_nr++;
+	return 0;
+}
+
+int lp_profile_add_meta(struct lp_profile *p, const char *key,
+			const char *value)
+{
+	char *k = strdup(key), *v = strdup(value ? value : "");
+
+	if (!k || !v || meta_take(p, k, v) < 0) {
+		free(k);
+		free(v);
+		return -LP_ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The order lp_meta_tidy() sorts into: by key; a build record by its
+ * value too, so that copies meet; then by where it was, so that the
+ * order is total and the last of a key is last.
+ */
+struct meta_ref {
+	struct lp_prof_meta m;
+	size_t at;
+};
+
+static int meta_ref_cmp(const void *pa, const void *pb)
+{
+	const struct meta_ref *a = pa, *b = pb;
+	int c = strcmp(a->m.key, b->m.key);
+
+	if (!c && !strcmp(a->m.key, LP_META_BUILD))
+		c = strcmp(a->m.value, b->m.value);
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+static int meta_key_at_cmp(const void *pa, const void *pb)
+{
+	const struct meta_ref *a = pa, *b = pb;
+	int c = strcmp(a->m.key, b->m.key);
+
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* Is @r (of @n, sorted) the one of its key that lp_meta_tidy() keeps? */
+static int meta_kept(const struct meta_ref *r, size_t i, size_t n)
+{
+	if (!strcmp(r[i].m.key, LP_META_BUILD))
+		return !i || strcmp(r[i - 1].m.key, r[i].m.key) ||
+		       strcmp(r[i - 1].m.value, r[i].m.value);
+	return i + 1 == n || strcmp(r[i + 1].m.key, r[i].m.key);
+}
+
+int lp_meta_tidy(struct lp_profile *p)
+{
+	struct meta_ref *r;
+	size_t i, k = 0, n = p->meta_nr;
+
+	if (n < 2)
+		return 0;
+	if (!(r = malloc(n * sizeof(*r))))
+		return -LP_ENOMEM;
+	for (i = 0; i < n; i++) {
+		r[i].m = p->meta[i];
+		r[i].at = i;
+	}
+	qsort(r, n, sizeof(*r), meta_ref_cmp);
+	for (i = 0; i < n; i++) {
+		if (meta_kept(r, i, n)) {
+			r[k++] = r[i];
+			continue;
+		}
+		free(r[i].m.key);
+		free(r[i].m.value);
+	}
+	/* by key, and the builds as they came: the writer's order */
+	qsort(r, k, sizeof(*r), meta_key_at_cmp);
+	for (i = 0; i < k; i++)
+		p->meta[i] = r[i].m;
+	p->meta_nr = k;
+	free(r);
+	return 0;
+}
+
 /*-************************************
  *  Reading lines and numbers
  **************************************/
@@ -737,8 +830,12 @@ static int read_meta(struct lp_reader *r, const struct field *f,
 		err = lp_reader_fail(r, -LP_EPARSE, "empty meta key");
 		goto out;
 	}
-	if (lp_profile_set_meta(out, key, value) < 0)
+	/* no scan for an earlier value: lp_read_records() tidies once */
+	if (meta_take(out, key, value) < 0) {
 		err = lp_reader_fail(r, -LP_ENOMEM, "out of memory");
+		goto out;
+	}
+	return 0;
 out:
 	free(key);
 	free(value);
@@ -790,6 +887,7 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 	struct field *f = fields[0], *prev = fields[1];
 	int err;
 	uint64_t local_sites = 0;
+	size_t meta_before = out->meta_nr;
 
 	while (lp_reader_next(r)) {
 		size_t nr, i;
@@ -874,6 +972,8 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 	if (!st->seen_end && !st->first_part)
 		return lp_reader_fail(r, -LP_ETRUNC,
 				      "truncated profile: no end record");
+	if (out->meta_nr > meta_before && lp_meta_tidy(out) < 0)
+		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -996,10 +1096,10 @@ static int adopt_rest(struct lp_profile *p, struct lp_profile *tmp)
 
 	pool_splice(p, tmp);
 	for (i = 0; i < tmp->meta_nr; i++)
-		if (lp_profile_set_meta(p, tmp->meta[i].key,
+		if (lp_profile_add_meta(p, tmp->meta[i].key,
 					tmp->meta[i].value) < 0)
 			return -LP_ENOMEM;
-	return 0;
+	return lp_meta_tidy(p);
 }
 
 /*
@@ -1526,10 +1626,18 @@ static int meta_cmp(const void *a, const void *b)
 		      ((const struct lp_prof_meta *)b)->key);
 }
 
-/* Keys are unique, so this order is total and qsort's is fine. */
+/*
+ * Keys are unique but for build, whose records keep the order they came
+ * in when the meta is already in order (lp_meta_tidy() leaves it so).
+ */
 static void sort_meta(struct lp_profile *p)
 {
-	if (p->meta_nr > 1)
+	size_t i;
+
+	for (i = 1; i < p->meta_nr; i++)
+		if (meta_cmp(&p->meta[i - 1], &p->meta[i]) > 0)
+			break;
+	if (i < p->meta_nr)
 		qsort(p->meta, p->meta_nr, sizeof(*p->meta), meta_cmp);
 }
 

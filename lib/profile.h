@@ -147,10 +147,23 @@ int lp_profile_add(struct lp_profile *p, const struct lp_prof_site *s);
 
 /*! lp_profile_set_meta() :
  *  Sets meta @key to a copy of @value, replacing an earlier value; for
- *  LP_META_BUILD, adds @value unless the profile has it already.
+ *  LP_META_BUILD, adds @value unless the profile has it already.  It
+ *  looks through every record: for one key at a time, not for many.
  */
 int lp_profile_set_meta(struct lp_profile *p, const char *key,
 			const char *value);
+
+/*! lp_profile_add_meta() / lp_meta_tidy() :
+ *  add appends a copy of @key and @value without looking for an earlier
+ *  value, so that many are added in linear time; tidy then keeps the
+ *  last value of each key and each build record once, in the order the
+ *  writer uses (by key; builds as they came), in O(n log n).  Readers
+ *  leave their profiles tidy.
+ *  @return : 0 or -LP_ENOMEM (tidy: the profile is then as it was).
+ */
+int lp_profile_add_meta(struct lp_profile *p, const char *key,
+			const char *value);
+int lp_meta_tidy(struct lp_profile *p);
 
 /*! lp_profile_read_buf() :
  *  Parses @len bytes as a likelyprof profile or a kernel table (told apart
