@@ -24,6 +24,7 @@
 
 #include "builtin.h"
 #include "write-file.h"
+#include "fix/apply.h"
 #include "fix/inputs.h"
 #include "fold.h"
 #include "fix/locate.h"
@@ -306,205 +307,6 @@ static void make_edits(struct fix_state *st)
 		st->t[kept++] = *t;
 	}
 	st->nt = kept;
-}
-
-/*-************************************
- *  --apply
- **************************************/
-
-struct pending {
-	struct lp_srcfile *file;
-	char *path, *tmp;
-	char *text;
-	size_t len;
-	int renamed;
-};
-
-/*
- * The temporaries of the run, for the signal handler: a SIGINT or SIGTERM
- * while they exist removes them and then ends fix as the signal would.
- */
-static char *const *volatile temps;
-static volatile size_t n_temps;
-
-static void on_kill(int sig)
-{
-	size_t i;
-
-	for (i = 0; i < n_temps; i++)
-		if (temps[i])
-			unlink(temps[i]);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/*
- * Temporaries a killed run left beside @path (".NAME.lp-XXXXXX", the
- * name write_temp() gives) go before this run writes its own.
- */
-static void remove_stale_temps(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = lp_xstrfmt("%.*s", (int)(slash - path), path);
-	char *prefix = lp_xstrfmt(".%s.lp-", slash + 1);
-	size_t plen = strlen(prefix);
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	while (d && (e = readdir(d))) {
-		char *stale;
-
-		if (strncmp(e->d_name, prefix, plen) ||
-		    strlen(e->d_name + plen) != 6)
-			continue;
-		stale = lp_xstrfmt("%s/%s", dir, e->d_name);
-		unlink(stale);
-		free(stale);
-	}
-	if (d)
-		closedir(d);
-	free(prefix);
-	free(dir);
-}
-
-/*
- * Writes @text to a temporary file beside @path with the mode, owner and
- * group of @was (fix run as root on a user's tree leaves the files the
- * user's); @return : its name.
- */
-static char *write_temp(const char *path, const char *text, size_t len,
-			const struct stat *was)
-{
-	const char *slash = strrchr(path, '/');
-	char *tmp = lp_xstrfmt("%.*s.%s.lp-XXXXXX", (int)(slash - path + 1),
-			       path, slash + 1);
-	int fd = mkstemp(tmp);
-	struct stat now;
-
-	if (fd < 0) {
-		lp_error("cannot create a file beside '%s': %s", path,
-			 strerror(errno));
-		free(tmp);
-		return NULL;
-	}
-	if (lp_write_all(fd, text, len) || fstat(fd, &now) ||
-	    ((now.st_uid != was->st_uid || now.st_gid != was->st_gid) &&
-	     fchown(fd, was->st_uid, was->st_gid)) ||
-	    fchmod(fd, was->st_mode & 07777) || fsync(fd) || close(fd)) {
-		lp_error("cannot write '%s': %s", tmp, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return NULL;
-	}
-	return tmp;
-}
-
-/* Has the file changed since it was read? Is it still a plain file? */
-static int unchanged(const char *path, const struct stat *was)
-{
-	struct stat now;
-
-	return !lstat(path, &now) && S_ISREG(now.st_mode) &&
-	       now.st_ino == was->st_ino && now.st_dev == was->st_dev &&
-	       now.st_size == was->st_size &&
-	       now.st_mtim.tv_sec == was->st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == was->st_mtim.tv_nsec;
-}
-
-/*
- * Two phases: every new file is written beside its original first, and
- * only when all are written are they renamed over; a rename that fails
- * puts back what was renamed before it.
- */
-static int apply(struct fix_state *st, struct pending *p, size_t n)
-{
-	const char *fail_at;
-	char **names = lp_xcalloc(n + 1, sizeof(*names));
-	struct sigaction sa, old_int, old_term;
-	size_t i, k;
-	int ret = 0;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_kill;
-	sigfillset(&sa.sa_mask);
-	temps = names;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	for (i = 0; i < n; i++) {
-		p[i].path = lp_xstrfmt("%s/%s", lp_tree_root(st->tree),
-				       p[i].file->rel);
-		remove_stale_temps(p[i].path);
-	}
-	for (i = 0; i < n && !ret; i++) {
-		if (!unchanged(p[i].path, &p[i].file->st)) {
-			lp_error("'%s' changed while fix ran; nothing written",
-				 p[i].file->rel);
-			ret = -1;
-			break;
-		}
-		p[i].tmp = write_temp(p[i].path, p[i].text, p[i].len,
-				      &p[i].file->st);
-		names[i] = p[i].tmp;
-		n_temps = i + 1;
-		if (!p[i].tmp)
-			ret = -1;
-	}
-	/* the tests edit a file here, as a user could while fix writes */
-	if (!ret && getenv("LIKELYPROF_TEST_EDIT_FIRST")) {
-		int fd = open(p[0].path, O_WRONLY | O_APPEND);
-
-		if (fd >= 0 && write(fd, "/* mine */\n", 11) == 11)
-			close(fd);
-	}
-	/*
-	 * An edit made to a file checked above while the others were being
-	 * written must not be overwritten: check them all again, last thing
-	 * before the renames.
-	 */
-	for (i = 0; i < n && !ret; i++) {
-		if (!unchanged(p[i].path, &p[i].file->st)) {
-			lp_error("'%s' changed while fix ran; nothing written",
-				 p[i].file->rel);
-			ret = -1;
-		}
-	}
-	/* the tests make the n-th rename fail to see the way back work */
-	fail_at = getenv("LIKELYPROF_TEST_FAIL_RENAME");
-	for (i = 0; i < n && !ret; i++) {
-		if ((fail_at && (size_t)atoi(fail_at) == i + 1 &&
-		     (errno = EIO)) || rename(p[i].tmp, p[i].path)) {
-			lp_error("cannot replace '%s': %s", p[i].file->rel,
-				 strerror(errno));
-			ret = -1;
-			for (k = 0; k < i; k++) {
-				char *back = write_temp(p[k].path,
-							p[k].file->buf,
-							p[k].file->len,
-							&p[k].file->st);
-
-				if (!back || rename(back, p[k].path))
-					lp_error("could not restore '%s'",
-						 p[k].file->rel);
-				free(back);
-			}
-			break;
-		}
-		p[i].renamed = 1;
-		names[i] = NULL;
-	}
-	for (i = 0; i < n; i++) {
-		if (p[i].tmp && !p[i].renamed)
-			unlink(p[i].tmp);
-	}
-	n_temps = 0;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	for (i = 0; i < n; i++) {
-		free(p[i].tmp);
-		free(p[i].path);
-	}
-	free(names);
-	return ret;
 }
 
 /*-************************************
@@ -931,9 +733,10 @@ static int cmp_target_file(const void *pa, const void *pb)
 	return c ? c : (a->tok > b->tok) - (a->tok < b->tok);
 }
 
+/* --apply: every file's edits at once, by fix/apply.c. */
 static int apply_all(struct fix_state *st)
 {
-	struct pending *p = lp_xcalloc(st->nt + 1, sizeof(*p));
+	struct lp_apply_file *p = lp_xcalloc(st->nt + 1, sizeof(*p));
 	size_t n = 0, i, k;
 	int ret;
 
@@ -963,7 +766,7 @@ static int apply_all(struct fix_state *st)
 		lp_edits_release(&all);
 		n++;
 	}
-	ret = apply(st, p, n);
+	ret = lp_apply_edits(lp_tree_root(st->tree), p, n);
 	if (!ret)
 		for (i = 0; i < st->nt; i++) {
 			const struct target *t = &st->t[i];
