@@ -658,9 +658,12 @@ static void runtime_unload(void)
 	/*
 	 * A process with no site (a build system's sanity check, a plain
 	 * program linked with the runtime) would leave an empty profile
-	 * behind, in the folder of the build.
+	 * behind, in the folder of the build.  Under `likelyprof run` it
+	 * writes one, in run's folder: run can then say that no
+	 * instrumented code ran, not that the process died.
 	 */
-	err = rt.modules || rt.dyn_all ? dump_locked(NULL) : 0;
+	err = rt.modules || rt.dyn_all || rt.run_dir[0] ? dump_locked(NULL)
+							 : 0;
 	unlock();
 	(void)err;
 	signal_check();
@@ -1841,6 +1844,24 @@ static int open_device(const char *name, const struct stat *was)
 }
 
 /*
+ * The variant to try after @n: the next, for the first thousand; then a
+ * number drawn from the clock and the pid, so that a folder of many
+ * thousand variants of one name costs a few tries, not one per variant.
+ */
+static unsigned long next_variant(unsigned long n)
+{
+	struct timespec ts;
+	unsigned long x;
+
+	if (n < 1000)
+		return n + 1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 20) ^ n;
+	x *= 2654435761UL;
+	return 1000 + (x >> 7) % 1000000000UL;
+}
+
+/*
  * Makes @name (a profile, or a mark) a new file of this process: when it
  * exists, "-2", "-3", ... go before its extension until one is free.
  * @return : the open descriptor, or -1 with errno set.
@@ -1861,7 +1882,7 @@ static int reserve_unique(char *name, size_t cap)
 	if (len - ext >= sizeof(tail))
 		return -1;
 	memcpy(tail, name + ext, len - ext + 1);
-	for (n = 2; n < 10000; n++) {
+	for (n = 2;; n = next_variant(n)) {
 		i = ext;
 		if (put(name, cap, &i, "-", 1) ||
 		    put_ulong(name, cap, &i, n) ||
@@ -1873,7 +1894,6 @@ static int reserve_unique(char *name, size_t cap)
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
-	return -1;
 }
 
 /*
@@ -1900,6 +1920,33 @@ static int claim_name(char *final, size_t cap, const char *pattern)
 	memcpy(rt.own, final, strlen(final) + 1);
 	rt.have_own = 1;
 	return 0;
+}
+
+/*
+ * A file name (the last part of @final) longer than LP_NAME_KEEP cannot
+ * take its variant and temporary suffixes within NAME_MAX: a program
+ * named with 245 characters would write no profile at all.  Its middle
+ * goes, its start and its end (the pid and the extension) stay, and the
+ * new name is said once.
+ */
+#define LP_NAME_KEEP 200
+#define LP_NAME_TAIL 40
+static void shorten_name(char *final)
+{
+	static int said;
+	char *base = strrchr(final, '/');
+	size_t n;
+
+	base = base ? base + 1 : final;
+	n = strlen(base);
+	if (n <= LP_NAME_KEEP)
+		return;
+	base[LP_NAME_KEEP - LP_NAME_TAIL - 1] = '~';
+	memmove(base + LP_NAME_KEEP - LP_NAME_TAIL, base + n - LP_NAME_TAIL,
+		LP_NAME_TAIL + 1);
+	if (!said++)
+		write_error("profile name too long for the file system; "
+			    "writing", final, 0);
 }
 
 /*
@@ -1954,6 +2001,7 @@ static int dump_locked(const char *path)
 		write_error("cannot name profile", path, errno);
 		return -LP_EIO;
 	}
+	shorten_name(final);
 	/*
 	 * What the name is decides how it is written: lstat(), as a link is
 	 * never followed (doc/DESIGN.md, "Writing the profile").
@@ -2028,7 +2076,10 @@ static const char *errno_text(int err)
 	}
 }
 
-/* One line on stderr; the program's own output is never touched. */
+/*
+ * One line on stderr; the program's own output is never touched.  @err 0
+ * is a note: the line ends with the path.
+ */
 static void write_error(const char *what, const char *path, int err)
 {
 	char line[PATH_MAX + 256];
@@ -2039,6 +2090,11 @@ static void write_error(const char *what, const char *path, int err)
 	put(line, sizeof(line), &len, " '", 2);
 	if (put(line, sizeof(line), &len, path, strlen(path)) < 0)
 		put(line, sizeof(line), &len, "...", 3);
+	if (!err) {     /* a note, with no error to name */
+		put(line, sizeof(line), &len, "'\n", 2);
+		write_stderr(line, len);
+		return;
+	}
 	put(line, sizeof(line), &len, "': ", 3);
 	put(line, sizeof(line), &len, errno_text(err),
 	    strlen(errno_text(err)));

@@ -4,10 +4,10 @@
  * Merging adds the counts of each site, so a fleet's profiles can be
  * merged in any order or tree and give the same bytes.  lib/merge.c
  * merges sorted profiles in one pass; this file gathers the inputs
- * (operands, --files-from, folders), merges more than FANIN of them as a
- * tree of temporary files, so that no more than FANIN are open at once,
- * and replaces OUT atomically: a reader never sees half a profile, and a
- * failed merge leaves the old OUT as it was.
+ * (operands, --files-from, folders) and hands them to merge-files.c,
+ * which merges any number of them and replaces OUT atomically: a reader
+ * never sees half a profile, and a failed merge leaves the old OUT as it
+ * was.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +19,7 @@
 
 #include "builtin.h"
 #include "merge.h"
+#include "merge-files.h"
 #include "progress.h"
 #include "usage.h"
 #include "write-file.h"
@@ -42,12 +43,6 @@ static const char merge_usage[] =
 	"                         program (refused otherwise), sites by key\n"
 	"   --progress            say what it is doing on stderr even when\n"
 	"                         that is no terminal\n";
-
-/*
- * At most this many inputs are open at once: the default `ulimit -n` is
- * 1024, and a wider merge gains little, as each step costs log2 of it.
- */
-#define FANIN 256
 
 struct inputs {
 	struct lp_merge_input *v;
@@ -204,123 +199,6 @@ static void parse_args(int argc, const char **argv, struct opts *o,
 	}
 }
 
-/*-************************************
- *  Merging
- **************************************/
-struct job {
-	struct lp_merge_input *in;
-	size_t n;
-	unsigned flags;
-};
-
-static void print_diag(const struct lp_diag *diag, int err)
-{
-	if (err == -LP_ENOMEM)
-		lp_die("out of memory");
-	lp_error("%s", diag->msg);
-}
-
-/* A lp_write_fn: merges a job into @f, starting over if need be. */
-static int merge_job(FILE *f, void *ctx)
-{
-	const struct job *job = ctx;
-	struct lp_diag diag;
-	size_t bufsize = ((size_t)4 << 20) / job->n;
-	int err;
-
-	/* big reads for few inputs, little memory for many */
-	if (bufsize < ((size_t)16 << 10))
-		bufsize = (size_t)16 << 10;
-	if (bufsize > ((size_t)1 << 20))
-		bufsize = (size_t)1 << 20;
-	while ((err = lp_merge_write(f, job->in, job->n, NULL, bufsize,
-				     job->flags, &diag)) == LP_MERGE_AGAIN) {
-		if (fflush(f) || fseeko(f, 0, SEEK_SET) ||
-		    ftruncate(fileno(f), 0))
-			return -1;
-	}
-	if (err == -LP_EIO && !diag.msg[0])
-		return -1;      /* writing failed: errno says why */
-	if (err < 0) {
-		print_diag(&diag, err);
-		return -2;
-	}
-	return 0;
-}
-
-/* The folder of @out, where the partial merges go. */
-static char *temp_folder(const char *out)
-{
-	const char *slash = strrchr(out, '/');
-	const char *t = getenv("TMPDIR");
-
-	if (!strcmp(out, "-"))
-		return lp_xstrdup(t && *t ? t : "/tmp");
-	if (!slash)
-		return lp_xstrdup(".");
-	return lp_xstrfmt("%.*s", (int)(slash - out + (slash == out)), out);
-}
-
-static void remove_temps(struct lp_merge_input *in, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unlink(in[i].path);
-		free((char *)in[i].path);
-	}
-	free(in);
-}
-
-/*
- * Merges @n inputs, FANIN at a time, each group into a temporary file
- * of @dir; returns the temporary files (@*n of them), or NULL (printed).
- */
-static struct lp_merge_input *merge_groups(struct lp_merge_input *in,
-					   size_t *n, const char *dir,
-					   unsigned flags)
-{
-	size_t groups = (*n + FANIN - 1) / FANIN, g;
-	struct lp_merge_input *t = lp_xcalloc(groups, sizeof(*t));
-
-	for (g = 0; g < groups; g++) {
-		struct job job = { in + g * FANIN, FANIN, flags };
-		char *path = lp_xstrfmt("%s/.likelyprof-merge.XXXXXX", dir);
-		int fd = mkstemp(path);
-		FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
-		int err;
-
-		if (g == groups - 1)
-			job.n = *n - g * FANIN;
-		lp_progress(0, "merging group %zu of %zu (%zu inputs)", g + 1,
-			    groups, job.n);
-		t[g].path = path;
-		if (!f) {
-			lp_error("cannot write '%s': %s", path,
-				 strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			remove_temps(t, g + 1);
-			return NULL;
-		}
-		err = merge_job(f, &job);
-		if (err == -1)
-			lp_error("cannot write '%s': %s", path,
-				 strerror(errno));
-		if (fclose(f) && !err) {
-			err = -1;
-			lp_error("cannot write '%s': %s", path,
-				 strerror(errno));
-		}
-		if (err) {
-			remove_temps(t, g + 1);
-			return NULL;
-		}
-	}
-	*n = groups;
-	return t;
-}
-
 /* --normalize: each input's counts times the largest total over its own. */
 static void normalize(struct lp_merge_input *in, size_t n)
 {
@@ -331,7 +209,7 @@ static void normalize(struct lp_merge_input *in, size_t n)
 
 	for (i = 0; i < n; i++) {
 		if ((err = lp_merge_total(&in[i], &total[i], &diag)) < 0) {
-			print_diag(&diag, err);
+			lp_merge_print_diag(&diag, err);
 			exit(LP_EXIT_ERROR);
 		}
 		if (total[i] > max)
@@ -371,56 +249,13 @@ static struct lp_profile **read_unrepeatable(struct inputs *in)
 		lp_profile_init(mem[i]);
 		if ((err = lp_profile_read_file(mem[i], in->v[i].path,
 						&diag)) < 0) {
-			print_diag(&diag, err);
+			lp_merge_print_diag(&diag, err);
 			exit(LP_EXIT_ERROR);
 		}
 		lp_profile_sort(mem[i]);
 		in->v[i].mem = mem[i];
 	}
 	return mem;
-}
-
-/* Big inputs are worth a sign of life before the one long pass. */
-static int inputs_big(const struct inputs *in)
-{
-	unsigned long long bytes = 0;
-	size_t i;
-
-	for (i = 0; i < in->nr && !lp_progress_big(bytes); i++)
-		bytes += lp_progress_file_size(in->v[i].path);
-	return lp_progress_big(bytes);
-}
-
-static int merge_inputs(struct inputs *in, const char *out, unsigned flags)
-{
-	struct job job = { in->v, in->nr, flags };
-	struct lp_merge_input *temps = NULL;
-	char *dir = temp_folder(out);
-	int err;
-
-	while (job.n > FANIN) {
-		size_t n = job.n;
-		struct lp_merge_input *next = merge_groups(job.in, &n, dir,
-							   flags);
-
-		/* the level before is summed up in the new one */
-		if (temps)
-			remove_temps(temps, job.n);
-		if (!next) {
-			free(dir);
-			return -1;
-		}
-		temps = job.in = next;
-		job.n = n;
-	}
-	lp_progress(inputs_big(in), "merging %zu input%s into %s", job.n,
-		    lp_plural(job.n), out);
-	err = lp_write_file_with(out, merge_job, &job, 1);
-	lp_progress_end();
-	if (temps)
-		remove_temps(temps, job.n);
-	free(dir);
-	return err;
 }
 
 int cmd_merge(int argc, const char **argv)
@@ -446,7 +281,7 @@ int cmd_merge(int argc, const char **argv)
 	mem = read_unrepeatable(&in);
 	if (o.normalize)
 		normalize(in.v, in.nr);
-	err = merge_inputs(&in, o.out, o.flags);
+	err = lp_merge_files(in.v, in.nr, o.out, o.flags);
 	for (i = 0; i < in.nr; i++) {
 		free((char *)in.v[i].path);
 		lp_profile_release(mem[i]);

@@ -8,6 +8,7 @@
  * they left into one profile and exits with the program's status.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -15,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
+#include "merge-files.h"
 #include "policy.h"
 #include "profile.h"
 #include "progress.h"
@@ -36,6 +39,9 @@ static const char usage_run[] =
 	"   -o FILE          where to write the merged profile\n"
 	"   --wait SECONDS   how long to wait for processes that outlive PROG\n"
 	"                    (default 10)\n"
+	"   --allow-different-builds\n"
+	"                    merge processes of different builds of one\n"
+	"                    program (refused otherwise), sites by key\n"
 	"   --progress       say how the gathering goes on stderr even when\n"
 	"                    that is no terminal\n";
 
@@ -85,18 +91,69 @@ static void on_stop(int sig, siginfo_t *info, void *ctx)
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 #define N_STOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
 
-static int run_program(const char **argv, struct sigaction *old)
+/*
+ * The program as the kernel will run it: @name itself when it has a
+ * slash, else the first executable file of that name in PATH, as
+ * execvp() looks; resolved to the path the process will see as its own
+ * (/proc/self/exe), which the profile names.  NULL with errno set when
+ * there is none.  The caller frees it.
+ */
+static char *resolve_program(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	int err = ENOENT;
+
+	if (strchr(name, '/'))
+		return realpath(name, NULL);
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; ; p = end + 1) {
+		struct stat st;
+		char *cand, *real;
+
+		end = strchrnul(p, ':');
+		cand = end > p ? lp_xstrfmt("%.*s/%s", (int)(end - p), p, name)
+			       : lp_xstrfmt("./%s", name);
+		if (!stat(cand, &st) && S_ISREG(st.st_mode)) {
+			if (!access(cand, X_OK)) {
+				real = realpath(cand, NULL);
+				free(cand);
+				return real;
+			}
+			err = EACCES;
+		}
+		free(cand);
+		if (!*end)
+			break;
+	}
+	errno = err;
+	return NULL;
+}
+
+/*
+ * Runs @path with @argv and waits for it.  The child reports a failed
+ * exec through a close-on-exec pipe, so that the kernel's reason
+ * ("Exec format error") is what run says; execvp() would instead hand a
+ * file the kernel refused to /bin/sh.
+ * @return : the program's status, 128+N for signal N, or 126/127 when it
+ *           could not be started (said, and *@exec_failed set).
+ */
+static int run_program(const char *path, const char **argv,
+		       struct sigaction *old, int *exec_failed)
 {
 	struct sigaction sa, ign, old_quit;
+	int pipefd[2], status, child_errno;
 	pid_t pid;
 	size_t k;
-	int status;
+	ssize_t got;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_stop;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		lp_die("cannot start '%s': %s", argv[0], strerror(errno));
 	sigaction(SIGQUIT, &ign, &old_quit);
 	for (k = 0; k < N_STOP; k++)
 		sigaction(stop_signals[k], &sa, &old[k]);
@@ -105,15 +162,27 @@ static int run_program(const char **argv, struct sigaction *old)
 	if (pid < 0)
 		lp_die("cannot start '%s': %s", argv[0], strerror(errno));
 	if (!pid) {
+		int e;
+
 		for (k = 0; k < N_STOP; k++)
 			sigaction(stop_signals[k], &old[k], NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "likelyprof: cannot run '%s': %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
+		close(pipefd[0]);
+		execv(path, (char *const *)argv);
+		e = errno;
+		if (write(pipefd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(e == ENOENT ? 127 : 126);
 	}
+	close(pipefd[1]);
 	child_pid = pid;
+	while ((got = read(pipefd[0], &child_errno, sizeof(child_errno))) < 0 &&
+	       errno == EINTR)
+		;
+	close(pipefd[0]);
+	*exec_failed = got == (ssize_t)sizeof(child_errno);
+	if (*exec_failed)
+		lp_error("cannot run '%s': %s", argv[0], strerror(child_errno));
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			lp_die("cannot wait for '%s': %s", argv[0],
@@ -160,49 +229,79 @@ static int wait_descendants(double secs)
 	}
 }
 
+/* What the processes of the run left in tmpdir. */
+struct gathered {
+	struct lp_merge_input *in;      /* the profiles that read whole */
+	size_t nr, alloc;
+	int started;    /* processes that started the runtime (PID.start) */
+	int running;    /* of them, still running */
+};
+
+static int cmp_input(const void *a, const void *b)
+{
+	return strcmp(((const struct lp_merge_input *)a)->path,
+		      ((const struct lp_merge_input *)b)->path);
+}
+
+/* A mark PID.start or PID-N.start of a process that is still running? */
+static int mark_running(const char *name)
+{
+	long pid = strtol(name, NULL, 10);
+
+	return pid > 0 && !kill((pid_t)pid, 0);
+}
+
 /*
- * Merges every profile in tmpdir into @out; returns how many were read,
- * and in *@started how many processes the runtime started in (the marks
- * it leaves, PID.start).
+ * Lists the profiles in tmpdir, each read through once (a damaged one is
+ * skipped, said, rather than failing the merge of the others), and counts
+ * the marks.
  */
-static int collect(struct lp_profile *out, int *started)
+static void gather(struct gathered *g)
 {
 	DIR *d = opendir(tmpdir);
 	struct dirent *e;
-	int files = 0;
 
 	if (!d)
 		lp_die("cannot read '%s': %s", tmpdir, strerror(errno));
 	while ((e = readdir(d))) {
-		char *path;
-		struct lp_profile one;
-		struct lp_diag diag;
 		size_t n = strlen(e->d_name);
-		int err;
+		struct lp_merge_input x;
+		struct lp_diag diag;
+		uint64_t total;
 
-		if (n > 6 && !strcmp(e->d_name + n - 6, ".start"))
-			++*started;
+		if (n > 6 && !strcmp(e->d_name + n - 6, ".start")) {
+			g->started++;
+			g->running += mark_running(e->d_name);
+		}
 		/* temporaries of a writer that was killed are not profiles */
 		if (n < 6 || strcmp(e->d_name + n - 6, ".lprof"))
 			continue;
-		path = lp_xstrfmt("%s/%s", tmpdir, e->d_name);
-		lp_progress(0, "gathering profiles: %d read", files);
-		lp_profile_init(&one);
-		err = lp_profile_read_file(&one, path, &diag);
-		free(path);
-		if (err < 0) {
+		memset(&x, 0, sizeof(x));
+		x.path = lp_xstrfmt("%s/%s", tmpdir, e->d_name);
+		lp_progress(0, "gathering profiles: %zu read", g->nr);
+		if (lp_merge_total(&x, &total, &diag) < 0) {
 			lp_warning("skipping a damaged profile: %s", diag.msg);
-			lp_profile_release(&one);
+			free((char *)x.path);
 			continue;
 		}
-		if (lp_profile_merge(out, &one) < 0)
-			lp_die("out of memory");
-		lp_profile_release(&one);
-		files++;
+		if (g->nr == g->alloc) {
+			g->alloc = g->alloc ? 2 * g->alloc : 64;
+			g->in = lp_xrealloc(g->in, g->alloc * sizeof(*g->in));
+		}
+		g->in[g->nr++] = x;
 	}
 	closedir(d);
 	lp_progress_end();
-	return files;
+	qsort(g->in, g->nr, sizeof(*g->in), cmp_input);
+}
+
+static void gathered_release(struct gathered *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nr; i++)
+		free((char *)g->in[i].path);
+	free(g->in);
 }
 
 /* One line: what ran, and how many sites `likelyprof check` would flag. */
@@ -229,20 +328,80 @@ static void summarise(struct lp_profile *p, int files, const char *file)
 	lp_judged_list_release(&judged);
 }
 
-/* What became of the processes that wrote nothing. */
-static void explain_missing(const char *prog, int files, int started,
-			    int status)
+/*
+ * A program that runs with rights its user does not have (set-user-ID
+ * or set-group-ID to another user or group) writes no profile of its
+ * own accord: the runtime takes no path from such a user.
+ */
+static int runs_privileged(const char *path)
 {
-	if (!files && !started) {
-		/* 127: it never ran, and the shell's message said so */
-		if (status != 127)
+	struct stat st;
+
+	return path && !stat(path, &st) &&
+	       (((st.st_mode & S_ISUID) && st.st_uid != geteuid()) ||
+		((st.st_mode & S_ISGID) && st.st_gid != getegid()));
+}
+
+/* What became of the processes that wrote nothing, said as it happened. */
+static void explain_missing(const char *prog, const char *path,
+			    const struct gathered *g, int exec_failed,
+			    int still)
+{
+	int files = (int)g->nr;
+	int gone = g->started - files - g->running;
+
+	if (exec_failed)
+		return;         /* said already, with the kernel's reason */
+	if (!files && !g->started && !still) {
+		if (runs_privileged(path))
+			lp_warning("'%s' is set-user-ID or set-group-ID: it "
+				   "runs with rights you do not have and "
+				   "writes no profile (run a copy without "
+				   "the bit)", prog);
+		else
 			lp_warning("'%s' wrote no profile; was it built with "
 				   "'likelyprof cc'?", prog);
-	} else if (files < started) {
-		lp_warning("%d of %d instrumented process%s wrote no profile "
-			   "(left through _exit or a signal)",
-			   started - files, started, started == 1 ? "" : "es");
+		return;
 	}
+	if (g->running)
+		lp_warning("%d process%s of '%s' still ran when run stopped "
+			   "waiting (%s); what %s later is not in the "
+			   "profile", g->running, g->running == 1 ? "" : "es",
+			   prog, stop_signal ? "the signal" : "--wait",
+			   g->running == 1 ? "it writes" : "they write");
+	else if (still)
+		lp_warning("processes of '%s' still run after %s; what they "
+			   "write later is not in the profile", prog,
+			   stop_signal ? "the signal" : "--wait");
+	if (gone > 0)
+		lp_warning("%d of %d instrumented process%s wrote no profile "
+			   "(left through _exit or a signal)", gone,
+			   g->started, g->started == 1 ? "" : "es");
+}
+
+/*
+ * Merges what was gathered as `merge` does (meta, builds, votes, the
+ * count of processes; two builds of one path refused unless @flags say
+ * otherwise), names the program by the path that ran, and writes @out.
+ * @return : 0, or -1 (said).
+ */
+static int write_run_profile(struct gathered *g, const char *out,
+			     const char *path, unsigned flags,
+			     struct lp_profile *merged)
+{
+	char *tmp = lp_xstrfmt("%s/merged.out", tmpdir);
+	struct lp_diag diag;
+	int err;
+
+	err = lp_merge_files(g->in, g->nr, tmp, flags);
+	if (!err && lp_profile_read_file(merged, tmp, &diag) < 0)
+		err = lp_error("%s", diag.msg);
+	free(tmp);
+	if (err)
+		return -1;
+	if (path && lp_profile_set_meta(merged, "program", path) < 0)
+		lp_die("out of memory");
+	return lp_write_profile_file(merged, out);
 }
 
 /*
@@ -270,21 +429,17 @@ static void reserve_static_tls(void)
 	free(val);
 }
 
-int cmd_run(int argc, const char **argv)
-{
-	const char *out = NULL, *base;
-	struct lp_profile merged;
-	struct sigaction old[N_STOP];
-	char *pattern, *defname = NULL;
-	const char *tmp = getenv("TMPDIR");
-	double wait_secs = 10;
-	int i, status, files, started = 0;
-	size_t k;
+struct run_opts {
+	const char *out;
+	double wait_secs;
+	unsigned flags;         /* LP_MERGE_* */
+	int prog;               /* argv index of the program */
+};
 
-	if (lp_wants_help(argc, argv)) {
-		fputs(usage_run, stdout);
-		return LP_EXIT_OK;
-	}
+static void parse_run_args(int argc, const char **argv, struct run_opts *o)
+{
+	int i;
+
 	for (i = 1; i < argc; i++) {
 		const char *v;
 
@@ -295,14 +450,16 @@ int cmd_run(int argc, const char **argv)
 		if ((v = lp_option_value(argc, argv, &i, "-o", usage_run)) ||
 		    (v = lp_option_value(argc, argv, &i, "--output",
 					 usage_run))) {
-			out = v;
+			o->out = v;
 		} else if (!strncmp(argv[i], "-o", 2)) {
-			out = argv[i] + 2;
+			o->out = argv[i] + 2;
 		} else if (lp_progress_option(argv[i])) {
+		} else if (!strcmp(argv[i], "--allow-different-builds")) {
+			o->flags |= LP_MERGE_ANY_BUILD;
 		} else if ((v = lp_option_value(argc, argv, &i, "--wait",
 						usage_run))) {
-			wait_secs = (double)lp_parse_count("--wait", v,
-							   usage_run);
+			o->wait_secs = (double)lp_parse_count("--wait", v,
+							      usage_run);
 		} else if (argv[i][0] == '-') {
 			lp_usage_error(usage_run, "unknown option '%s'",
 				       argv[i]);
@@ -312,12 +469,16 @@ int cmd_run(int argc, const char **argv)
 	}
 	if (i >= argc)
 		lp_usage_error(usage_run, "no program to run");
-	if (out && !*out)
+	if (o->out && !*o->out)
 		lp_usage_error(usage_run, "option '-o' needs a file");
-	base = strrchr(argv[i], '/');
-	base = base ? base + 1 : argv[i];
-	if (!out)
-		out = defname = lp_xstrfmt("%s.lprof", base);
+	o->prog = i;
+}
+
+/* The private folder every process of the run writes its profile in. */
+static void make_run_folder(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *pattern;
 
 	tmpdir = lp_xstrfmt("%s/likelyprof-run-XXXXXX",
 			    tmp && *tmp ? tmp : "/tmp");
@@ -334,39 +495,76 @@ int cmd_run(int argc, const char **argv)
 	    setenv("LIKELYPROF_RUN", tmpdir, 1))
 		lp_die("cannot set LIKELYPROF_FILE: %s", strerror(errno));
 	free(pattern);
+}
+
+/* The profile of what was gathered, and run's one line about it. */
+static int finish(struct gathered *g, const struct run_opts *o,
+		  const char *prog, const char *path, int status)
+{
+	struct lp_profile merged;
+
+	lp_profile_init(&merged);
+	if (write_run_profile(g, o->out, path, o->flags, &merged) < 0) {
+		/* what was gathered is not thrown away with the folder */
+		lp_warning("the %zu profile%s gathered stay in '%s'", g->nr,
+			   lp_plural(g->nr), tmpdir);
+		free(tmpdir);
+		tmpdir = NULL;
+		lp_profile_release(&merged);
+		return LP_EXIT_ERROR;
+	}
+	if (!merged.nr)
+		lp_note("no instrumented code ran in the %zu process%s of "
+			"'%s'; '%s' is an empty profile", g->nr,
+			g->nr == 1 ? "" : "es", prog, o->out);
+	else
+		summarise(&merged, (int)g->nr, o->out);
+	lp_profile_release(&merged);
+	return status;
+}
+
+int cmd_run(int argc, const char **argv)
+{
+	struct run_opts o = { NULL, 10, 0, 0 };
+	struct gathered g = { NULL, 0, 0, 0, 0 };
+	struct sigaction old[N_STOP];
+	const char *prog, *base;
+	char *defname = NULL, *path;
+	int status, exec_failed = 0, still;
+	size_t k;
+
+	if (lp_wants_help(argc, argv)) {
+		fputs(usage_run, stdout);
+		return LP_EXIT_OK;
+	}
+	parse_run_args(argc, argv, &o);
+	prog = argv[o.prog];
+	base = strrchr(prog, '/');
+	base = base ? base + 1 : prog;
+	if (!o.out)
+		o.out = defname = lp_xstrfmt("%s.lprof", base);
+	path = resolve_program(prog);
+	if (!path) {
+		lp_error("cannot run '%s': %s", prog, strerror(errno));
+		free(defname);
+		return errno == ENOENT ? 127 : 126;
+	}
+	make_run_folder();
 	reserve_static_tls();
 	/* orphans of the program (daemons) are handed to us, not to init */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 
-	status = run_program(argv + i, old);
-	if (wait_descendants(wait_secs))
-		lp_warning("processes of '%s' still run after %s; what they "
-			   "write later is not in the profile", argv[i],
-			   stop_signal ? "the signal" : "--wait");
+	status = run_program(path, argv + o.prog, old, &exec_failed);
+	still = wait_descendants(o.wait_secs);
 	for (k = 0; k < N_STOP; k++)
 		sigaction(stop_signals[k], &old[k], NULL);
 
-	lp_profile_init(&merged);
-	files = collect(&merged, &started);
-	explain_missing(argv[i], files, started, status);
-	if (!files) {
-		lp_profile_release(&merged);
-		free(defname);
-		return status;
-	}
-	if (lp_profile_set_meta(&merged, "program", argv[i]) < 0 ||
-	    lp_write_profile_file(&merged, out) < 0) {
-		/* what was gathered is not thrown away with the folder */
-		lp_warning("the %d profile%s gathered stay in '%s'", files,
-			   files == 1 ? "" : "s", tmpdir);
-		free(tmpdir);
-		tmpdir = NULL;
-		lp_profile_release(&merged);
-		free(defname);
-		return LP_EXIT_ERROR;
-	}
-	summarise(&merged, files, out);
-	lp_profile_release(&merged);
+	gather(&g);
+	explain_missing(prog, path, &g, exec_failed, still);
+	if (g.nr)
+		status = finish(&g, &o, prog, path, status);
+	gathered_release(&g);
+	free(path);
 	free(defname);
 	return status;
 }
