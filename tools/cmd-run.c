@@ -292,7 +292,8 @@ static void gather(struct gathered *g)
 	}
 	closedir(d);
 	lp_progress_end();
-	qsort(g->in, g->nr, sizeof(*g->in), cmp_input);
+	if (g->nr > 1)
+		qsort(g->in, g->nr, sizeof(*g->in), cmp_input);
 }
 
 static void gathered_release(struct gathered *g)
