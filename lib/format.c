@@ -372,8 +372,8 @@ static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
 {
 	size_t nf = strlen(s->file), nfn = strlen(s->func);
 	size_t nu = strlen(s->unit), nc = strlen(s->cond);
-	/* the text, and room for 9 numbers, the sure word and the TABs */
-	size_t need = nf + nfn + nu + nc + 9 * 21 + 16 + 16;
+	/* the text, and room for 12 numbers, the sure word and the TABs */
+	size_t need = nf + nfn + nu + nc + 12 * 21 + 16 + 20;
 	const char *sure = lp_sure_name(s->sure);
 	char *p;
 
@@ -406,18 +406,19 @@ static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
 	p = put_str(p, s->unit, nu, '\t');
 	p = put_str(p, s->cond, nc, '\t');
 	p--;                    /* the TAB goes only before sure */
-	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples) {
+	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples ||
+	    s->has_procs) {
 		*p++ = '\t';
 		p = put_str(p, sure, strlen(sure), '\t');
 		p--;
 	}
-	if (s->has_votes || s->has_samples)
+	if (s->has_votes || s->has_samples || s->has_procs)
 		*p++ = '\t';
 	if (s->has_votes) {
 		p = put_u64(p, s->votes_right);
 		*p++ = '\t';
 		p = put_u64(p, s->votes_wrong);
-	} else if (s->has_samples) {
+	} else if (s->has_samples || s->has_procs) {
 		*p++ = '\t';
 	}
 	if (s->has_samples) {
@@ -425,6 +426,17 @@ static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
 		p = put_u64(p, s->samp_right);
 		*p++ = '\t';
 		p = put_u64(p, s->samp_wrong);
+	} else if (s->has_procs) {
+		*p++ = '\t';
+		*p++ = '\t';
+	}
+	if (s->has_procs) {
+		*p++ = '\t';
+		p = put_u64(p, s->procs_right);
+		*p++ = '\t';
+		p = put_u64(p, s->procs_wrong);
+		*p++ = '\t';
+		p = put_u64(p, s->procs_both);
 	}
 	*p++ = '\n';
 	sink->len = (size_t)(p - sink->buf);
@@ -457,7 +469,8 @@ void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
 	 * votes come after sure, so a site with votes writes it, maybe
 	 * empty; samples come after votes, which are then empty if need be
 	 */
-	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples) {
+	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples ||
+	    s->has_procs) {
 		sink_putc(sink, '\t');
 		lp_sink_str(sink, lp_sure_name(s->sure));
 	}
@@ -466,7 +479,7 @@ void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
 		lp_sink_u64(sink, s->votes_right);
 		sink_putc(sink, '\t');
 		lp_sink_u64(sink, s->votes_wrong);
-	} else if (s->has_samples) {
+	} else if (s->has_samples || s->has_procs) {
 		lp_sink_str(sink, "\t\t");
 	}
 	if (s->has_samples) {
@@ -474,6 +487,16 @@ void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
 		lp_sink_u64(sink, s->samp_right);
 		sink_putc(sink, '\t');
 		lp_sink_u64(sink, s->samp_wrong);
+	} else if (s->has_procs) {
+		lp_sink_str(sink, "\t\t");
+	}
+	if (s->has_procs) {
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->procs_right);
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->procs_wrong);
+		sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->procs_both);
 	}
 	sink_putc(sink, '\n');
 }

@@ -26,29 +26,12 @@ struct src {
 	size_t pos;
 	const struct lp_prof_site *head;        /* its next record */
 	struct lp_diag diag;
+	int one_process;        /* lp_profile_one_process() of its meta */
 };
 
 static const char *src_name(const struct lp_merge_input *in)
 {
 	return strcmp(in->path, "-") ? in->path : "<stdin>";
-}
-
-uint64_t lp_merged_count(const struct lp_profile *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->meta_nr; i++) {
-		const char *v = p->meta[i].value;
-		char *end;
-		unsigned long long n;
-
-		if (strcmp(p->meta[i].key, "merged"))
-			continue;
-		n = strtoull(v, &end, 10);
-		if (*v >= '1' && *v <= '9' && !*end)
-			return n;
-	}
-	return 1;
 }
 
 static int meta_ptr_cmp(const void *pa, const void *pb)
@@ -289,6 +272,31 @@ static int scaled(const struct src *s, const struct lp_prof_site *r,
 	return 0;
 }
 
+/*
+ * The ways of record @r (doc/FORMAT.md, "Ways") into @acc: as it says
+ * them, or, for the profile of one process, as its counts tell.
+ */
+static void add_ways(struct lp_prof_site *acc, const struct src *s,
+		     const struct lp_prof_site *r)
+{
+	int way;
+
+	if (r->has_procs) {
+		acc->procs_right = lp_sat_add(acc->procs_right, r->procs_right);
+		acc->procs_wrong = lp_sat_add(acc->procs_wrong, r->procs_wrong);
+		acc->procs_both = lp_sat_add(acc->procs_both, r->procs_both);
+		acc->has_procs = 1;
+		return;
+	}
+	if (!s->one_process || r->expect == LP_EXPECT_IF)
+		return;
+	way = lp_counts_way(r->correct, r->incorrect, r->constant);
+	acc->procs_right += way == LP_WAY_RIGHT;
+	acc->procs_wrong += way == LP_WAY_WRONG;
+	acc->procs_both += way == LP_WAY_BOTH;
+	acc->has_procs = 1;
+}
+
 /* Adds record @r of input @s into @acc. */
 static int add_record(struct lp_prof_site *acc, const struct src *s,
 		      const struct lp_prof_site *r,
@@ -319,15 +327,20 @@ static int add_record(struct lp_prof_site *acc, const struct src *s,
 					      r->votes_wrong);
 	} else {
 		/* a profile of one run: its counts are its vote */
-		struct lp_counts one = { r->correct, r->incorrect,
-					 r->constant, 0, 0, 0,
-					 r->samp_right, r->samp_wrong,
-					 r->has_samples };
-		int v = lp_policy_vote(pol, &one, r->expect);
+		struct lp_counts one = LP_COUNTS_INIT;
+		int v;
 
+		one.correct = r->correct;
+		one.incorrect = r->incorrect;
+		one.constant = r->constant;
+		one.samp_right = r->samp_right;
+		one.samp_wrong = r->samp_wrong;
+		one.has_samples = r->has_samples;
+		v = lp_policy_vote(pol, &one, r->expect);
 		acc->votes_right += v > 0;
 		acc->votes_wrong += v < 0;
 	}
+	add_ways(acc, s, r);
 	return 0;
 }
 
@@ -358,6 +371,8 @@ static int merge_one(struct src **h, size_t *n, int linear,
 	acc->votes_right = acc->votes_wrong = 0;
 	acc->samp_right = acc->samp_wrong = 0;
 	acc->has_samples = 0;
+	acc->procs_right = acc->procs_wrong = acc->procs_both = 0;
+	acc->has_procs = 0;
 	acc->sure = LP_SURE_MEASURED;
 	acc->has_votes = 1;
 	for (i = 0; i < k; i++)
@@ -652,6 +667,8 @@ int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 		srcs[opened].in = &in[opened];
 		if ((err = src_open(&srcs[opened], bufsize, diag)) < 0)
 			goto out;
+		srcs[opened].one_process =
+			lp_profile_one_process(src_meta(&srcs[opened]));
 		/*
 		 * Reading is half the work: a few big inputs are read by
 		 * threads of their own, on the other cores.  Many are small

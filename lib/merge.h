@@ -64,9 +64,5 @@ int lp_merge_total(struct lp_merge_input *in, uint64_t *total,
  */
 void lp_meta_keep_common(struct lp_profile *acc, const struct lp_profile *p);
 
-/*! lp_merged_count() :
- *  How many original profiles @p stands for: its "merged" meta, or 1.
- */
-uint64_t lp_merged_count(const struct lp_profile *p);
 
 #endif /* LP_MERGE_H */

@@ -129,6 +129,63 @@ int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
 	return v == LP_VERDICT_REMOVE || v == LP_VERDICT_FLIP ? -1 : 0;
 }
 
+enum lp_way lp_counts_way(uint64_t correct, uint64_t incorrect,
+			  uint64_t constant)
+{
+	uint64_t right = correct > constant ? correct - constant : 0;
+
+	if (right && incorrect)
+		return LP_WAY_BOTH;
+	return right ? LP_WAY_RIGHT : incorrect ? LP_WAY_WRONG : LP_WAY_NONE;
+}
+
+/*
+ * A remove or flip whose every process went one way from start to end
+ * (doc/likelyprof-check.md, "Settings"): the counts say how these
+ * processes were run, a flag or a mode, not how the data goes, so the
+ * hint is right or wrong by how its users run the program.  With fewer
+ * processes than the policy asks for, the verdict stands, marked.
+ */
+static enum lp_verdict judge_setting(const struct lp_policy *pol,
+				     const struct lp_counts *per, size_t n,
+				     enum lp_verdict v,
+				     struct lp_judgement *out)
+{
+	size_t i, known = 0;
+
+	for (i = 0; i < n; i++) {
+		enum lp_way w;
+
+		if (per[i].has_procs) {
+			out->procs_right += per[i].procs_right;
+			out->procs_wrong += per[i].procs_wrong;
+			out->procs_both += per[i].procs_both;
+			known++;
+			continue;
+		}
+		if (!per[i].one_process)
+			continue;
+		w = lp_counts_way(per[i].correct, per[i].incorrect,
+				  per[i].constant);
+		out->procs_right += w == LP_WAY_RIGHT;
+		out->procs_wrong += w == LP_WAY_WRONG;
+		out->procs_both += w == LP_WAY_BOTH;
+		known++;
+	}
+	out->procs_known = n && known == n;
+	if (!out->procs_known || out->procs_both ||
+	    !lp_verdict_changes(v) || !out->procs_wrong)
+		return v;
+	if (!pol->setting_procs)
+		return v;       /* asked never to say it */
+	if (out->procs_right + out->procs_wrong < pol->setting_procs) {
+		out->one_way_few = 1;
+		return v;
+	}
+	out->setting_of = v;
+	return LP_VERDICT_SETTING;
+}
+
 enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 				const struct lp_counts *per, size_t n,
 				long expect, struct lp_judgement *out)
@@ -190,6 +247,7 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 		v = LP_VERDICT_REMOVE;
 	if (v == LP_VERDICT_FINE && out->profiles_wrong)
 		v = LP_VERDICT_REMOVE;
+	v = judge_setting(pol, per, n, v, out);
 	out->verdict = v;
 	return v;
 }
@@ -211,6 +269,8 @@ const char *lp_verdict_name(enum lp_verdict v)
 		return "never";
 	case LP_VERDICT_UNSURE:
 		return "unsure";
+	case LP_VERDICT_SETTING:
+		return "setting";
 	}
 	return "unknown";
 }
@@ -312,6 +372,23 @@ static int assign(struct lp_judged_list *out, struct lp_keymap *map,
 }
 
 /*
+ * The copies of one line went their ways in the same processes: the
+ * copy with the most processes speaks for the line, as with votes; a
+ * process where any copy went both ways went both ways.
+ */
+static void add_procs(struct lp_counts *to, const struct lp_counts *from)
+{
+	if (!from->has_procs)
+		return;
+	if (from->procs_right > to->procs_right)
+		to->procs_right = from->procs_right;
+	if (from->procs_wrong > to->procs_wrong)
+		to->procs_wrong = from->procs_wrong;
+	to->procs_both = lp_sat_add(to->procs_both, from->procs_both);
+	to->has_procs = 1;
+}
+
+/*
  * The copies of one line (a static inline in many units) were each
  * voted on by the same profiles: their votes are not added, or a header
  * used by forty units would count each machine forty times.  The copy
@@ -388,6 +465,7 @@ static int fold_copies(struct lp_judged_list *out, size_t *of, size_t nof)
 						      from->per[p].constant);
 			add_samples(&to->per[p], &from->per[p]);
 			add_votes(&to->per[p], &from->per[p]);
+			add_procs(&to->per[p], &from->per[p]);
 		}
 		to->nrows += from->nrows;
 		if (from->sure > to->sure)
@@ -411,6 +489,27 @@ out:
 	free(into);
 	free(renum);
 	return ret;
+}
+
+/* The votes, samples and processes of one record into its site's @c. */
+static void add_row_extras(struct lp_counts *c, const struct lp_prof_site *row)
+{
+	struct lp_counts v = LP_COUNTS_INIT;
+
+	v.votes_right = row->votes_right;
+	v.votes_wrong = row->votes_wrong;
+	v.has_votes = row->has_votes;
+	v.samp_right = row->samp_right;
+	v.samp_wrong = row->samp_wrong;
+	v.has_samples = row->has_samples;
+	v.procs_right = row->procs_right;
+	v.procs_wrong = row->procs_wrong;
+	v.procs_both = row->procs_both;
+	v.has_procs = row->has_procs;
+	add_votes(c, &v);
+	if (row->has_samples)
+		add_samples(c, &v);
+	add_procs(c, &v);
 }
 
 int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
@@ -450,21 +549,7 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 			c->correct = lp_sat_add(c->correct, row->correct);
 			c->incorrect = lp_sat_add(c->incorrect, row->incorrect);
 			c->constant = lp_sat_add(c->constant, row->constant);
-			if (row->has_votes) {
-				struct lp_counts v = { 0, 0, 0,
-						       row->votes_right,
-						       row->votes_wrong, 1,
-						       0, 0, 0 };
-
-				add_votes(c, &v);
-			}
-			if (row->has_samples) {
-				struct lp_counts v = { 0, 0, 0, 0, 0, 0,
-						       row->samp_right,
-						       row->samp_wrong, 1 };
-
-				add_samples(c, &v);
-			}
+			add_row_extras(c, row);
 			out->v[of[r]].nrows++;
 			if (row->sure > out->v[of[r]].sure)
 				out->v[of[r]].sure = row->sure;
@@ -473,6 +558,13 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 	ret = fold_copies(out, of, total);
 	if (ret)
 		goto out;
+	/* a process that never reached a site went no way with it */
+	for (i = 0; i < n; i++) {
+		int one = lp_profile_one_process(profs[i]);
+
+		for (k = 0; k < out->nr; k++)
+			out->v[k].per[i].one_process = one;
+	}
 	for (k = 0; k < out->nr; k++) {
 		out->v[k].rows = calloc(out->v[k].nrows,
 					sizeof(struct lp_site_row));

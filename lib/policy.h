@@ -33,13 +33,21 @@ struct lp_policy {
 	double remove_at;       /* % incorrect at which it is removed */
 	uint64_t min_hits;      /* evaluations below which nothing is said */
 	int no_flip;            /* remove where a flip would be due */
+	/*
+	 * A hint that went one way all through each of at least this many
+	 * processes, and never both ways in one, follows a setting of the
+	 * process, not the data; 0 never says so.
+	 */
+	uint64_t setting_procs;
 };
 
 #define LP_POLICY_FLIP_AT 99.0
 #define LP_POLICY_REMOVE_AT 30.0
 #define LP_POLICY_MIN_HITS 10000
+#define LP_POLICY_SETTING_PROCS 3
 #define LP_POLICY_INIT \
-	{ LP_POLICY_FLIP_AT, LP_POLICY_REMOVE_AT, LP_POLICY_MIN_HITS, 0 }
+	{ LP_POLICY_FLIP_AT, LP_POLICY_REMOVE_AT, LP_POLICY_MIN_HITS, 0, \
+	  LP_POLICY_SETTING_PROCS }
 
 enum lp_verdict {
 	LP_VERDICT_FINE = 0,    /* right often enough: leave it */
@@ -48,9 +56,12 @@ enum lp_verdict {
 	LP_VERDICT_CONSTANT,    /* only ever saw a compile-time constant */
 	LP_VERDICT_FEW,         /* too few evaluations to judge */
 	LP_VERDICT_NEVER,       /* the workload never reached it */
-	LP_VERDICT_UNSURE       /* judged from a binary, and the counts
+	LP_VERDICT_UNSURE,      /* judged from a binary, and the counts
 				 * are ambiguous or missing, or too few
 				 * samples: no change */
+	LP_VERDICT_SETTING      /* wrong, but one way all through each of
+				 * several processes: it follows how the
+				 * program is run, not the data */
 };
 
 /* Counts of one site in one profile (or summed). */
@@ -70,7 +81,34 @@ struct lp_counts {
 	uint64_t samp_right;
 	uint64_t samp_wrong;
 	int has_samples;
+	/*
+	 * The processes behind the counts that went one way all through
+	 * (doc/FORMAT.md, "Ways"): known from a merged profile's fields
+	 * (has_procs), or from the counts of one process (one_process).
+	 */
+	uint64_t procs_right;
+	uint64_t procs_wrong;
+	uint64_t procs_both;
+	int has_procs;
+	int one_process;
 };
+
+#define LP_COUNTS_INIT { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/* Which way the evaluations of one process went (lp_counts_way()). */
+enum lp_way {
+	LP_WAY_NONE = 0,        /* none that was not a constant */
+	LP_WAY_RIGHT,           /* only as the hint said */
+	LP_WAY_WRONG,           /* only against it */
+	LP_WAY_BOTH
+};
+
+/*! lp_counts_way() :
+ *  Which way one process's counts of a site went (@correct includes the
+ *  @constant evaluations, which say nothing of the data).
+ */
+enum lp_way lp_counts_way(uint64_t correct, uint64_t incorrect,
+			  uint64_t constant);
 
 /* What the policy concluded about one site, and from what. */
 struct lp_judgement {
@@ -81,6 +119,19 @@ struct lp_judgement {
 	uint64_t profiles_right; /* profiles with min_hits that say "fine" */
 	uint64_t profiles_wrong; /* ... that say remove or flip */
 	int disagree;            /* it was right in one, wrong in another */
+	/*
+	 * Processes that went only the hint's way all through, only
+	 * against it, and both ways; procs_known 0 when some profile cannot
+	 * say (a kernel table).  A setting keeps, in setting_of, the remove
+	 * or flip its counts alone would get; one_way_few says that every
+	 * process went one way but they were too few to call it a setting.
+	 */
+	uint64_t procs_right;
+	uint64_t procs_wrong;
+	uint64_t procs_both;
+	int procs_known;
+	enum lp_verdict setting_of;
+	int one_way_few;
 };
 
 /*! lp_policy_check() :
@@ -129,8 +180,8 @@ enum lp_verdict lp_policy_sampled(const struct lp_policy *pol,
 				  enum lp_verdict v);
 
 /*! lp_verdict_name() :
- *  @return : "fine", "remove", "flip", "constant", "few", "never" or
- *            "unsure".
+ *  @return : "fine", "remove", "flip", "constant", "few", "never",
+ *            "unsure" or "setting".
  */
 const char *lp_verdict_name(enum lp_verdict v);
 

@@ -253,6 +253,37 @@ int lp_profile_set_meta(struct lp_profile *p, const char *key,
 	return 0;
 }
 
+uint64_t lp_merged_count(const struct lp_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->meta_nr; i++) {
+		const char *v = p->meta[i].value;
+		char *end;
+		unsigned long long n;
+
+		if (strcmp(p->meta[i].key, "merged"))
+			continue;
+		n = strtoull(v, &end, 10);
+		if (*v >= '1' && *v <= '9' && !*end)
+			return n;
+	}
+	return 1;
+}
+
+int lp_profile_one_process(const struct lp_profile *p)
+{
+	size_t i;
+
+	if (p->origin != LP_ORIGIN_PROFILE || lp_merged_count(p) != 1)
+		return 0;
+	for (i = 0; i < p->meta_nr; i++)
+		if (!strcmp(p->meta[i].key, "origin") &&
+		    !strcmp(p->meta[i].value, "judge-perf"))
+			return 0;
+	return 1;
+}
+
 /* Appends @key and @value, which the profile then owns; 0 or -LP_ENOMEM. */
 static int meta_take(struct lp_profile *p, char *key, char *value)
 {
@@ -448,7 +479,7 @@ int lp_parse_lineno(const char *s, size_t n, long *v)
 /*-************************************
  *  The likelyprof format
  **************************************/
-#define MAX_FIELDS 15
+#define MAX_FIELDS 18
 
 struct field {
 	const char *s;
@@ -805,12 +836,22 @@ static int read_site(struct lp_reader *r, const struct field *f, size_t nr,
 			return fail_excerpt(r, "wrong votes", &f[12]);
 		s.has_votes = 1;
 	}
-	if (nr == 15) {
+	/* samples may be empty only where ways follow them */
+	if (nr >= 15 && (nr == 15 || f[13].n || f[14].n)) {
 		if (lp_parse_u64(f[13].s, f[13].n, &s.samp_right) < 0)
 			return fail_excerpt(r, "sampled right count", &f[13]);
 		if (lp_parse_u64(f[14].s, f[14].n, &s.samp_wrong) < 0)
 			return fail_excerpt(r, "sampled wrong count", &f[14]);
 		s.has_samples = 1;
+	}
+	if (nr == 18) {
+		if (lp_parse_u64(f[15].s, f[15].n, &s.procs_right) < 0)
+			return fail_excerpt(r, "processes right", &f[15]);
+		if (lp_parse_u64(f[16].s, f[16].n, &s.procs_wrong) < 0)
+			return fail_excerpt(r, "processes wrong", &f[16]);
+		if (lp_parse_u64(f[17].s, f[17].n, &s.procs_both) < 0)
+			return fail_excerpt(r, "processes both ways", &f[17]);
+		s.has_procs = 1;
 	}
 	if (lp_profile_push(out, &s) < 0)
 		return lp_reader_fail(r, -LP_ENOMEM, "out of memory");
@@ -926,7 +967,8 @@ int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 		if (nr != records[i].fields &&
 		    !(i == 2 && (nr == records[i].fields + 1 ||
 				 nr == records[i].fields + 3 ||
-				 nr == records[i].fields + 5)))
+				 nr == records[i].fields + 5 ||
+				 nr == records[i].fields + 8)))
 			return lp_reader_fail(r, -LP_EPARSE,
 				"%s record has %zu fields, expected %zu",
 				records[i].type, nr, records[i].fields);
@@ -1467,6 +1509,10 @@ static void add_counts(struct lp_prof_site *d, const struct lp_prof_site *s)
 	d->samp_right = lp_sat_add(d->samp_right, s->samp_right);
 	d->samp_wrong = lp_sat_add(d->samp_wrong, s->samp_wrong);
 	d->has_samples |= s->has_samples;
+	d->procs_right = lp_sat_add(d->procs_right, s->procs_right);
+	d->procs_wrong = lp_sat_add(d->procs_wrong, s->procs_wrong);
+	d->procs_both = lp_sat_add(d->procs_both, s->procs_both);
+	d->has_procs |= s->has_procs;
 }
 
 /*

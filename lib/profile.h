@@ -99,6 +99,16 @@ struct lp_prof_site {
 	uint64_t votes_wrong;
 	uint64_t samp_right;
 	uint64_t samp_wrong;
+	/*
+	 * How many of the processes summed here (doc/FORMAT.md, "Ways")
+	 * went only the hint's way all through, only against it, or both
+	 * ways; has_procs 0 where that is unknown (a profile of one process
+	 * says it with its counts, a kernel table cannot).
+	 */
+	unsigned char has_procs;
+	uint64_t procs_right;
+	uint64_t procs_wrong;
+	uint64_t procs_both;
 };
 
 #define LP_PLAIN_FILE 1u
@@ -152,6 +162,19 @@ int lp_profile_add(struct lp_profile *p, const struct lp_prof_site *s);
  */
 int lp_profile_set_meta(struct lp_profile *p, const char *key,
 			const char *value);
+
+/*! lp_merged_count() :
+ *  How many original profiles @p stands for: its "merged" meta, or 1.
+ */
+uint64_t lp_merged_count(const struct lp_profile *p);
+
+/*! lp_profile_one_process() :
+ *  Is @p the profile of one process, whose counts say per site whether
+ *  it went one way all through (doc/FORMAT.md, "Ways")?  A likelyprof
+ *  profile that was not merged; not a kernel table, a CSV export or a
+ *  profile that `judge` estimated from samples.
+ */
+int lp_profile_one_process(const struct lp_profile *p);
 
 /*! lp_profile_add_meta() / lp_meta_tidy() :
  *  add appends a copy of @key and @value without looking for an earlier

@@ -129,6 +129,16 @@ static void print_json(const struct lp_check_entry *e, int first)
 	json_str_or_null(s->cond && *s->cond ? s->cond : NULL);
 	if (s->sure != LP_SURE_MEASURED)
 		printf(", \"sure\": \"%s\"", lp_sure_name(s->sure));
+	/* the processes' ways, where the profiles say them */
+	if (j->procs_known)
+		printf(", \"processes_right\": %llu, \"processes_wrong\": "
+		       "%llu, \"processes_both\": %llu",
+		       (unsigned long long)j->procs_right,
+		       (unsigned long long)j->procs_wrong,
+		       (unsigned long long)j->procs_both);
+	if (j->verdict == LP_VERDICT_SETTING)
+		printf(", \"setting_of\": \"%s\"",
+		       lp_verdict_name(j->setting_of));
 	if (j->total.has_samples) {
 		double lo, hi;
 
@@ -218,10 +228,15 @@ static const char *const sarif_rules[][2] = {
 	{ "suggest", "An unannotated branch went one way almost always" },
 	{ "unsure", "The binary's jumps or its samples cannot tell how the "
 		    "hint did" },
+	{ "setting", "The hint went one way all through each of several "
+		     "processes: it follows how the program is run, not the "
+		     "data" },
 };
 
-/* The unsure rule is listed only where a result uses it, so the output of
- * measured profiles stays as it was. */
+/*
+ * The unsure and setting rules are listed only where a result uses them,
+ * so the output of other profiles stays as it was.
+ */
 /*
  * Paths are relative to SRCROOT: the tree of --src when given, else the
  * folder the compiler ran in, which check cannot know, so the consumer
@@ -242,19 +257,24 @@ static void print_sarif_base(const struct lp_tree *tree)
 	printf("}},\n");
 }
 
-static void print_sarif_head(int unsure, const struct lp_tree *tree)
+static void print_sarif_head(int unsure, int setting,
+			     const struct lp_tree *tree)
 {
-	size_t i, nrules = sizeof(sarif_rules) / sizeof(sarif_rules[0]);
+	size_t i, k = 0, nrules = sizeof(sarif_rules) / sizeof(sarif_rules[0]);
 
 	printf("{\n  \"$schema\": \"https://json.schemastore.org/"
 	       "sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
 	       "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": "
 	       "\"likelyprof\", \"version\": \"%s\", \"rules\": [",
 	       LP_VERSION_STRING);
-	for (i = 0; i < nrules - !unsure; i++)
+	for (i = 0; i < nrules; i++) {
+		if ((!unsure && !strcmp(sarif_rules[i][0], "unsure")) ||
+		    (!setting && !strcmp(sarif_rules[i][0], "setting")))
+			continue;
 		printf("%s\n      {\"id\": \"likelyprof-%s\", "
 		       "\"shortDescription\": {\"text\": \"%s\"}}",
-		       i ? "," : "", sarif_rules[i][0], sarif_rules[i][1]);
+		       k++ ? "," : "", sarif_rules[i][0], sarif_rules[i][1]);
+	}
 	printf("\n    ]}},\n");
 	print_sarif_base(tree);
 	printf("    \"results\": [");
@@ -290,7 +310,7 @@ int cmd_check(int argc, const char **argv)
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *link = NULL, *v;
 	unsigned long long rows = LP_HTML_ROWS;
-	size_t nfiles = 0, n = 0, i, count[7] = { 0 }, nstale = 0;
+	size_t nfiles = 0, n = 0, i, count[LP_VERDICT_SETTING + 1] = { 0 }, nstale = 0;
 	const char *last_change = NULL;
 	int all = 0, json = 0, sarif = 0, html = 0, ret;
 	double suggest_at = LP_SUGGEST_AT;
@@ -381,7 +401,9 @@ int cmd_check(int argc, const char **argv)
 			continue;
 		}
 		count[s->j.verdict]++;
-		if (!all && !lp_verdict_changes(s->j.verdict))
+		/* a setting is said, as a note: the counts cannot decide it */
+		if (!all && !lp_verdict_changes(s->j.verdict) &&
+		    s->j.verdict != LP_VERDICT_SETTING)
 			continue;
 		e[n].s = s;
 		e[n].pl = pl;
@@ -410,7 +432,8 @@ int cmd_check(int argc, const char **argv)
 
 		for (i = 0; i < n; i++)
 			unsure += e[i].s->j.verdict == LP_VERDICT_UNSURE;
-		print_sarif_head(unsure > 0, tree);
+		print_sarif_head(unsure > 0, count[LP_VERDICT_SETTING] > 0,
+				 tree);
 		for (i = 0; i < n; i++) {
 			char *msg = lp_site_message(&e[i], tree);
 			enum lp_verdict verdict = e[i].s->j.verdict;
@@ -468,6 +491,9 @@ int cmd_check(int argc, const char **argv)
 			       sug.branches, sug.nr);
 		if (count[LP_VERDICT_UNSURE])
 			printf(", \"unsure\": %zu", count[LP_VERDICT_UNSURE]);
+		if (count[LP_VERDICT_SETTING])
+			printf(", \"setting\": %zu",
+			       count[LP_VERDICT_SETTING]);
 		printf("}\n}\n");
 	} else {
 		for (i = 0; i < sug.nr; i++)
@@ -488,6 +514,9 @@ int cmd_check(int argc, const char **argv)
 		if (count[LP_VERDICT_UNSURE])
 			fprintf(stderr, ", %zu not judged from the binary",
 				count[LP_VERDICT_UNSURE]);
+		if (count[LP_VERDICT_SETTING])
+			fprintf(stderr, ", %zu following a setting",
+				count[LP_VERDICT_SETTING]);
 		if (sug.branches)
 			fprintf(stderr, "; %zu of %zu unannotated branches "
 				"could take a hint", sug.nr, sug.branches);

@@ -50,6 +50,8 @@ static const char fix_usage[] =
 	"\n"
 	"   --src DIR         the source tree; nothing outside it is read\n"
 	"   --apply           change the files in place instead\n"
+	"   --settings        change hints that follow a setting of the\n"
+	"                     process too (check says which)\n"
 	"   --explain         say what placed each site (on stderr)\n"
 	"   --progress        say what it is doing on stderr even when that\n"
 	"                     is no terminal\n"
@@ -84,6 +86,7 @@ struct fix_state {
 	int split_subsystem;    /* --split subsystem */
 	const char **labels;    /* --label, one per profile in order */
 	size_t nlabels;
+	int settings;           /* --settings: change hints that follow one */
 };
 
 static void refuse_site(struct fix_state *st, size_t i, const char *why)
@@ -197,6 +200,33 @@ static char *unsafe(const struct fix_state *st, size_t i)
 	return NULL;
 }
 
+
+/* Hints left as they are because they follow a setting, said once. */
+static void note_settings(const struct lp_judged_list *J)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < J->nr; i++)
+		n += J->v[i].j.verdict == LP_VERDICT_SETTING;
+	if (n)
+		lp_note("%zu hint%s follow%s a setting of the process, not "
+			"the data; left as %s (--settings to change %s)", n,
+			n == 1 ? "" : "s", n == 1 ? "s" : "",
+			n == 1 ? "it is" : "they are", n == 1 ? "it" : "them");
+}
+
+/*
+ * --settings: a hint that followed a setting gets the remove or flip its
+ * counts alone give; setting_of stays, so that its patch says why.
+ */
+static void take_settings(struct lp_judged_list *J)
+{
+	size_t i;
+
+	for (i = 0; i < J->nr; i++)
+		if (J->v[i].j.verdict == LP_VERDICT_SETTING)
+			J->v[i].j.verdict = J->v[i].j.setting_of;
+}
 
 /*
  * Groups the placed sites by annotation and decides each once: any site
@@ -345,6 +375,7 @@ static const char *profile_label(const struct fix_state *st, size_t prof)
 				       : "a profile";
 }
 
+
 /* The rows of @t's sites from profile @prof, as the kernel prints them. */
 static void put_rows(FILE *out, const struct fix_state *st,
 		     const struct target *t, size_t prof)
@@ -384,6 +415,35 @@ static void put_paragraph(FILE *out, char *text)
 	fprintf(out, "%s\n\n", w);
 	free(w);
 	free(text);
+}
+
+/*
+ * A hint changed under --settings says so: it went one way all through
+ * every process profiled, which is how they were run, not the data.
+ */
+static void put_setting(FILE *out, const struct fix_state *st,
+			const struct target *t, const char *name)
+{
+	const struct lp_judgement *j = NULL;
+	char *also;
+	size_t i;
+
+	for (i = 0; i < t->nsites && !j; i++)
+		if (st->in.sites.v[t->sites[i]].j.setting_of)
+			j = &st->in.sites.v[t->sites[i]].j;
+	if (!j)
+		return;
+	also = j->procs_right ? lp_xstrfmt(" (and with it in %llu)",
+			(unsigned long long)j->procs_right) : lp_xstrdup("");
+	put_paragraph(out, lp_xstrfmt(
+		"The %s() follows a setting of the process, not the data: "
+		"it went against the hint all through each of %llu "
+		"processes profiled%s, and never both ways in one. It is "
+		"changed because fix was asked to (--settings); the change "
+		"is right only if the program's users run it as these "
+		"processes ran.", name, (unsigned long long)j->procs_wrong,
+		also));
+	free(also);
 }
 
 static void put_target(FILE *out, const struct fix_state *st,
@@ -433,6 +493,7 @@ static void put_target(FILE *out, const struct fix_state *st,
 			"The %s() is in the body of the macro %s; every "
 			"profiled use of the macro agrees.", name,
 			t->pl->macro));
+	put_setting(out, st, t, name);
 	if (flip)
 		put_paragraph(out, lp_xstrfmt(
 			"The condition goes the other way almost every time, "
@@ -688,10 +749,11 @@ static int print_series(struct fix_state *st, const char *src)
 		for (m = i; m < k; m++)
 			put_target(out, st, &st->t[m]);
 		fprintf(out, "Found by likelyprof fix (--flip-at %g "
-			"--remove-at %g --min-hits %llu%s).\n", st->pol.flip_at,
-			st->pol.remove_at,
+			"--remove-at %g --min-hits %llu%s%s).\n",
+			st->pol.flip_at, st->pol.remove_at,
 			(unsigned long long)st->pol.min_hits,
-			st->pol.no_flip ? " --no-flip" : "");
+			st->pol.no_flip ? " --no-flip" : "",
+			st->settings ? " --settings" : "");
 		fclose(out);
 		q->body = body;
 		for (m = i; m < k; m++) {
@@ -836,6 +898,8 @@ int cmd_fix(int argc, const char **argv)
 			do_apply = 1;
 		} else if (!strcmp(argv[k], "--explain")) {
 			explain = 1;
+		} else if (!strcmp(argv[k], "--settings")) {
+			st.settings = 1;
 		} else if (lp_progress_option(argv[k])) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--split",
 						fix_usage))) {
@@ -870,6 +934,10 @@ int cmd_fix(int argc, const char **argv)
 		ret = LP_EXIT_ERROR;
 		goto out;
 	}
+	if (st.settings)
+		take_settings(&st.in.sites);
+	else
+		note_settings(&st.in.sites);
 	lp_progress(0, "placing %zu site%s in '%s'", st.in.sites.nr,
 		    lp_plural(st.in.sites.nr), src);
 	st.tree = lp_tree_open(src, &err);

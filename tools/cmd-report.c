@@ -157,6 +157,14 @@ static void print_json(const struct lp_kernel_key *rows, size_t nr)
 		       (unsigned long long)s->incorrect,
 		       (unsigned long long)s->constant);
 		lp_json_str(s->cond);
+		/* which way each process went, where the profile says it */
+		if (s->has_procs)
+			printf(", \"processes_right\": %llu, "
+			       "\"processes_wrong\": %llu, "
+			       "\"processes_both\": %llu",
+			       (unsigned long long)s->procs_right,
+			       (unsigned long long)s->procs_wrong,
+			       (unsigned long long)s->procs_both);
 		if (pct < 0)
 			fputs(", \"percent_incorrect\": null}", stdout);
 		else

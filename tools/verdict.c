@@ -43,6 +43,41 @@ static void sampled_unsure(FILE *m, const struct lp_counts *c)
 		(unsigned long long)n, lp_plural(n));
 }
 
+/*
+ * The condition's value when the hint went the way @right says: a hint
+ * expecting 1 was right when its condition was true.
+ */
+static const char *cond_value(long expect, int right)
+{
+	if (expect != 0 && expect != 1)
+		return right ? "as hinted" : "against the hint";
+	return (expect == 1) == right ? "true" : "false";
+}
+
+/*
+ * "followed a setting: true all through each of 6 processes", with the
+ * processes that went the other way all through, if any.
+ */
+static void setting_note(FILE *m, const struct lp_judged *s)
+{
+	const struct lp_judgement *j = &s->j;
+
+	if (j->procs_wrong == 1)
+		fprintf(m, "followed a setting: %s all through its 1 process",
+			cond_value(s->expect, 0));
+	else
+		fprintf(m, "followed a setting: %s all through each of %llu "
+			"processes", cond_value(s->expect, 0),
+			(unsigned long long)j->procs_wrong);
+	if (j->procs_right)
+		fprintf(m, " and %s all through each of %llu",
+			cond_value(s->expect, 1),
+			(unsigned long long)j->procs_right);
+	fprintf(m, "; right only if your users run otherwise (%s it with "
+		"fix --settings)", j->setting_of == LP_VERDICT_FLIP ?
+		"flip" : "remove");
+}
+
 char *lp_site_message(const struct lp_check_entry *e,
 		      const struct lp_tree *tree)
 {
@@ -88,6 +123,15 @@ char *lp_site_message(const struct lp_check_entry *e,
 				(unsigned long long)j->profiles_wrong,
 				(unsigned long long)(j->profiles_right +
 						     j->profiles_wrong));
+		if (j->one_way_few)
+			fprintf(m, " (%s all through its %llu process%s: too "
+				"few to tell a setting from the data)",
+				cond_value(s->expect, 0),
+				(unsigned long long)j->procs_wrong,
+				j->procs_wrong == 1 ? "" : "es");
+		break;
+	case LP_VERDICT_SETTING:
+		setting_note(m, s);
 		break;
 	case LP_VERDICT_FINE:
 		fprintf(m, "was right %ld%% of %llu time%s", 100 - pct,

@@ -291,6 +291,60 @@ static void test_options__no_flip_and_values(void)
 	LP_CHECK_INT(lp_policy_check(&pol), -LP_EINVAL);
 }
 
+/*
+ * Processes that each went one way all through: three or more make a
+ * remove or flip a setting, that keeps the verdict it replaces; fewer
+ * leave the verdict, marked; one process that went both ways, a kernel
+ * table (no process known) or --setting-processes 0 leave it as it is.
+ */
+static void test_settings__one_way_processes(void)
+{
+	struct lp_policy pol = LP_POLICY_INIT;
+	struct lp_judgement j;
+	struct lp_counts per[4];
+	size_t i;
+
+	memset(per, 0, sizeof(per));
+	for (i = 0; i < 4; i++) {
+		per[i].incorrect = 50000;       /* unlikely(flag), flag set */
+		per[i].one_process = 1;
+	}
+	LP_CHECK_INT(judge(&pol, per, 4, 0, &j), LP_VERDICT_SETTING);
+	LP_CHECK_INT(j.setting_of, LP_VERDICT_FLIP);
+	LP_CHECK_INT(j.procs_wrong, 4);
+	LP_CHECK_INT(judge(&pol, per, 2, 0, &j), LP_VERDICT_FLIP);
+	LP_CHECK_INT(j.one_way_few, 1);
+	/* set in two, not in two: right in some processes, wrong in others */
+	per[2].incorrect = per[3].incorrect = 0;
+	per[2].correct = per[3].correct = 50000;
+	LP_CHECK_INT(judge(&pol, per, 4, 0, &j), LP_VERDICT_SETTING);
+	LP_CHECK_INT(j.setting_of, LP_VERDICT_REMOVE);
+	LP_CHECK_INT(j.procs_right, 2);
+	/* one process went both ways: the data decides there */
+	per[3].incorrect = 10;
+	LP_CHECK_INT(judge(&pol, per, 4, 0, &j), LP_VERDICT_REMOVE);
+	LP_CHECK_INT(j.procs_both, 1);
+	/* a profile that cannot say (a kernel table) */
+	per[3].incorrect = 0;
+	per[3].one_process = 0;
+	LP_CHECK_INT(judge(&pol, per, 4, 0, &j), LP_VERDICT_REMOVE);
+	LP_CHECK_INT(j.procs_known, 0);
+	/* a merged profile says it in its fields; constants are no way */
+	memset(per, 0, sizeof(per));
+	per[0].incorrect = 900000;
+	per[0].correct = per[0].constant = 7;
+	per[0].has_procs = 1;
+	per[0].procs_wrong = 6;
+	LP_CHECK_INT(judge(&pol, per, 1, 0, &j), LP_VERDICT_SETTING);
+	pol.setting_procs = 0;
+	LP_CHECK_INT(judge(&pol, per, 1, 0, &j), LP_VERDICT_FLIP);
+	LP_CHECK_INT(j.one_way_few, 0);
+	LP_CHECK_INT(lp_counts_way(7, 0, 7), LP_WAY_NONE);
+	LP_CHECK_INT(lp_counts_way(8, 0, 7), LP_WAY_RIGHT);
+	LP_CHECK_INT(lp_counts_way(7, 1, 7), LP_WAY_WRONG);
+	LP_CHECK_INT(lp_counts_way(8, 1, 7), LP_WAY_BOTH);
+}
+
 int main(void)
 {
 	LP_TEST(test_seed__001_cover_letter);
@@ -310,5 +364,6 @@ int main(void)
 	LP_TEST(test_profiles__fine_sum_wrong_in_one);
 	LP_TEST(test_sure__no_change_from_unsure_sites);
 	LP_TEST(test_options__no_flip_and_values);
+	LP_TEST(test_settings__one_way_processes);
 	return lp_test_done();
 }

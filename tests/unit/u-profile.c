@@ -546,8 +546,9 @@ static char *without_votes(const char *text)
 	size_t i;
 
 	LP_CHECK_INT(read_str(&p, text, &diag), 0);
+	/* the merge's own additions: votes and the processes' ways */
 	for (i = 0; i < p.nr; i++)
-		p.sites[i].has_votes = 0;
+		p.sites[i].has_votes = p.sites[i].has_procs = 0;
 	for (i = 0; i < p.meta_nr; i++) {
 		free(p.meta[i].key);
 		free(p.meta[i].value);
@@ -656,6 +657,34 @@ static void test_merge__stream_same(void)
 			lp_profile_release(&p[i]);
 		}
 	}
+}
+
+/*
+ * The processes' ways come last: after votes and samples, which are
+ * empty where a site has none, and they read back as written.
+ */
+static void test_roundtrip__ways(void)
+{
+	static const char text[] =
+		H "site\t1\t2\t0\t1\ta.c\t3\tf\ta.c\tx\t\t7\t3\t\t\t4\t0\t2\n"
+		"site\t1\t2\t0\t1\tb.c\t3\tf\tb.c\tx\testimated\t\t\t5\t6\t0\t9\t0\n"
+		"end\t2\n";
+	struct lp_profile p = LP_PROFILE_INIT;
+	struct lp_diag diag;
+	char *again;
+
+	LP_CHECK_INT(read_str(&p, text, &diag), 0);
+	LP_CHECK_INT(p.sites[0].has_procs, 1);
+	LP_CHECK_INT(p.sites[0].has_samples, 0);
+	LP_CHECK_INT(p.sites[0].procs_right, 4);
+	LP_CHECK_INT(p.sites[0].procs_both, 2);
+	LP_CHECK_INT(p.sites[1].has_votes, 0);
+	LP_CHECK_INT(p.sites[1].samp_wrong, 6);
+	LP_CHECK_INT(p.sites[1].procs_wrong, 9);
+	again = write_str(&p);
+	LP_CHECK_STR(strchr(again, '\n') + 1, text);
+	free(again);
+	lp_profile_release(&p);
 }
 
 static void test_roundtrip__votes(void)
@@ -793,6 +822,7 @@ int main(void)
 	LP_TEST(test_merge__pairs_by_order);
 	LP_TEST(test_merge__stream_same);
 	LP_TEST(test_roundtrip__votes);
+	LP_TEST(test_roundtrip__ways);
 	LP_TEST(test_merge__saturates);
 	LP_TEST(test_merge__many_sites);
 	LP_TEST(test_sort__canonical_and_stable);

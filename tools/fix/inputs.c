@@ -25,6 +25,12 @@ int lp_policy_option(struct lp_policy *pol, int argc, const char **argv,
 		pol->min_hits = lp_parse_count("--min-hits", v, usage);
 		return 1;
 	}
+	if ((v = lp_option_value(argc, argv, i, "--setting-processes",
+				 usage))) {
+		pol->setting_procs = lp_parse_count("--setting-processes", v,
+						    usage);
+		return 1;
+	}
 	if (!strcmp(argv[*i], "--no-flip")) {
 		pol->no_flip = 1;
 		return 1;

@@ -19,7 +19,12 @@
 	"(default 30)\n" \
 	"   --min-hits N      say nothing below N evaluations " \
 	"(default 10000)\n" \
-	"   --no-flip         remove where a flip would be due\n"
+	"   --no-flip         remove where a flip would be due\n" \
+	"   --setting-processes N\n" \
+	"                     a hint that went one way all through each " \
+	"of N\n" \
+	"                     processes follows a setting (default 3; 0 " \
+	"never)\n"
 
 struct lp_inputs {
 	struct lp_profile *profs;

@@ -35,10 +35,16 @@ struct hgroup {
 
 /* Verdicts in the order that matters to a reader: what to change first. */
 static const enum lp_verdict verdict_order[] = {
-	LP_VERDICT_FLIP, LP_VERDICT_REMOVE, LP_VERDICT_UNSURE,
-	LP_VERDICT_FEW, LP_VERDICT_FINE, LP_VERDICT_CONSTANT,
-	LP_VERDICT_NEVER,
+	LP_VERDICT_FLIP, LP_VERDICT_REMOVE, LP_VERDICT_SETTING,
+	LP_VERDICT_UNSURE, LP_VERDICT_FEW, LP_VERDICT_FINE,
+	LP_VERDICT_CONSTANT, LP_VERDICT_NEVER,
 };
+
+/* Verdicts only some profiles have: listed where a site has one. */
+static int verdict_optional(enum lp_verdict v)
+{
+	return v == LP_VERDICT_UNSURE || v == LP_VERDICT_SETTING;
+}
 #define NVERDICTS (sizeof(verdict_order) / sizeof(verdict_order[0]))
 
 static const char *verdict_label(enum lp_verdict v)
@@ -48,6 +54,8 @@ static const char *verdict_label(enum lp_verdict v)
 		return "too few";
 	case LP_VERDICT_NEVER:
 		return "never run";
+	case LP_VERDICT_SETTING:
+		return "follows a setting";
 	default:
 		return lp_verdict_name(v);
 	}
@@ -293,7 +301,7 @@ static void put_summary(FILE *f, const struct hsite *v, size_t n,
 		lp_plural(n));
 	for (i = 0; i < NVERDICTS; i++)
 		/* only a profile from a binary has unsure sites */
-		if (count[i] || verdict_order[i] != LP_VERDICT_UNSURE)
+		if (count[i] || !verdict_optional(verdict_order[i]))
 			fprintf(f, "%s<a href=\"#verdict=%s\">%zu %s</a>",
 				i ? ", " : ": ",
 				lp_verdict_name(verdict_order[i]), count[i],
