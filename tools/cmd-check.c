@@ -23,6 +23,7 @@
 #include "report/html.h"
 #include "usage.h"
 #include "verdict.h"
+#include "fix/quote.h"
 
 static const char check_usage[] =
 	"usage: likelyprof check [--flip-at PCT] [--remove-at PCT] "
@@ -95,6 +96,30 @@ static void print_text(const struct lp_check_entry *e,
 	free(msg);
 }
 
+/*
+ * "condition": as the source spells it where --src placed the site, with
+ * the whole "call" and the compiler's "expansion" beside it; else the
+ * profile's text (a kernel table has none: null).
+ */
+static void print_json_condition(const struct lp_check_entry *e)
+{
+	const char *cond = e->s->cond && *e->s->cond ? e->s->cond : NULL;
+	char *arg = lp_place_arg_text(e->pl);
+	char *call = lp_place_call_text(e->pl);
+
+	json_str_or_null(arg ? arg : cond);
+	if (call) {
+		printf(", \"call\": ");
+		lp_json_str(call);
+	}
+	if (arg) {
+		printf(", \"expansion\": ");
+		json_str_or_null(cond);
+	}
+	free(arg);
+	free(call);
+}
+
 static void print_json(const struct lp_check_entry *e, int first)
 {
 	const struct lp_judged *s = e->s;
@@ -125,8 +150,7 @@ static void print_json(const struct lp_check_entry *e, int first)
 	       (unsigned long long)j->profiles_wrong);
 	lp_json_str(s->file);
 	printf(", \"profile_line\": %ld, \"condition\": ", s->line);
-	/* kernel tables do not say */
-	json_str_or_null(s->cond && *s->cond ? s->cond : NULL);
+	print_json_condition(e);
 	if (s->sure != LP_SURE_MEASURED)
 		printf(", \"sure\": \"%s\"", lp_sure_name(s->sure));
 	/* the processes' ways, where the profiles say them */

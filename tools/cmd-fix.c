@@ -26,6 +26,7 @@
 #include "write-file.h"
 #include "fix/apply.h"
 #include "fix/inputs.h"
+#include "fix/quote.h"
 #include "fold.h"
 #include "fix/locate.h"
 #include "fix/rewrite.h"
@@ -452,7 +453,7 @@ static void put_target(FILE *out, const struct fix_state *st,
 	struct lp_judgement sum;
 	struct lp_counts *per = lp_xcalloc(st->in.n, sizeof(*per));
 	const char *name = t->pl->hint->name;
-	char where[256], *how;
+	char where[256], *how, *call;
 	size_t i, k;
 	long pct;
 	int flip = t->verdict == LP_VERDICT_FLIP;
@@ -474,12 +475,15 @@ static void put_target(FILE *out, const struct fix_state *st,
 		how = lp_xstrdup("incorrect most of the time");
 	else
 		how = lp_xstrfmt("incorrect %ld%% of the time", pct);
+	/* the hint as the source spells it, condition and all */
+	call = lp_place_call_text(t->pl);
 	put_paragraph(out, lp_xstrfmt(
-		"The %s() in %s (%s:%u) was %s. The annotated branch "
-		"profile showed:", name, where_name(st, t, where,
-						     sizeof(where)),
+		"The %s in %s (%s:%u) was %s. The annotated branch "
+		"profile showed:", call ? call : name,
+		where_name(st, t, where, sizeof(where)),
 		t->file->rel, t->file->lx.tok[t->tok].line, how));
 	free(how);
+	free(call);
 	for (k = 0; k < st->in.n; k++)
 		put_rows(out, st, t, k);
 	put_paragraph(out, lp_xstrfmt(

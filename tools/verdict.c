@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fix/inputs.h"
+#include "fix/quote.h"
 #include "fix/rewrite.h"
 #include "ktable.h"
 #include "usage.h"
@@ -86,13 +87,15 @@ char *lp_site_message(const struct lp_check_entry *e,
 	const char *name = e->pl && e->pl->placed ? e->pl->hint->name : NULL;
 	const char *partner = name && tree ?
 		lp_flip_partner(tree, e->pl->hint) : NULL;
-	char *spell = lp_spelling(s, name, NULL, 0);
+	char *spell = lp_site_quote(s, e->pl);
 	char *where = s->func && *s->func ?
 		lp_xstrfmt(" in %s()", s->func) : lp_xstrdup("");
 	char *macro = e->pl && e->pl->placed && e->pl->macro ?
 		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
 	long pct = j->evals ? lp_kernel_percent(j->right, s->j.total.incorrect)
 			    : 0;
+	uint64_t nprocs = j->procs_known ? j->procs_right + j->procs_wrong +
+					   j->procs_both : 0;
 	char *msg = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&msg, &len);
@@ -103,8 +106,13 @@ char *lp_site_message(const struct lp_check_entry *e,
 	switch (j->verdict) {
 	case LP_VERDICT_REMOVE:
 	case LP_VERDICT_FLIP:
-		fprintf(m, "was wrong %ld%% of %llu time%s; ", pct,
+		fprintf(m, "was wrong %ld%% of %llu time%s", pct,
 		       (unsigned long long)j->evals, lp_plural(j->evals));
+		/* what the verdict rests on: how many processes ran it */
+		if (nprocs > 1)
+			fprintf(m, " in %llu processes",
+				(unsigned long long)nprocs);
+		fputs("; ", m);
 		if (j->verdict == LP_VERDICT_FLIP) {
 			char *to = lp_spelling(s, name, partner, 1);
 
@@ -119,10 +127,11 @@ char *lp_site_message(const struct lp_check_entry *e,
 		}
 		/* one profile's say is the verdict itself: not repeated */
 		if (j->profiles_right + j->profiles_wrong > 1)
-			fprintf(m, " (wrong in %llu of %llu profiles)",
+			fprintf(m, " (wrong in %llu of %llu %s)",
 				(unsigned long long)j->profiles_wrong,
 				(unsigned long long)(j->profiles_right +
-						     j->profiles_wrong));
+						     j->profiles_wrong),
+				j->procs_known ? "processes" : "profiles");
 		if (j->one_way_few)
 			fprintf(m, " (%s all through its %llu process%s: too "
 				"few to tell a setting from the data)",

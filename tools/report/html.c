@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fix/inputs.h"
+#include "fix/quote.h"
 #include "json.h"
 #include "report/html.h"
 #include "usage.h"
@@ -123,38 +124,6 @@ static void put(FILE *f, const char *s)
 {
 	if (s)
 		lp_html_put(f, s, strlen(s));
-}
-
-/*
- * The compiler's text of a condition carries the !!( ) of likely()'s
- * expansion; the reader wrote what is inside.  Returns its start and
- * sets *@n to its length.
- */
-static const char *cond_text(const char *c, size_t *n)
-{
-	size_t len = c ? strlen(c) : 0, i;
-	int depth = 0;
-	char quote = 0;
-
-	*n = len;
-	if (len < 4 || strncmp(c, "!!(", 3) || c[len - 1] != ')')
-		return c ? c : "";
-	for (i = 2; i < len; i++) {
-		if (quote) {
-			if (c[i] == '\\')
-				i++;
-			else if (c[i] == quote)
-				quote = 0;
-		} else if (c[i] == '"' || c[i] == '\'') {
-			quote = c[i];
-		} else if (c[i] == '(') {
-			depth++;
-		} else if (c[i] == ')' && !--depth && i + 1 < len) {
-			return c;       /* "!!(a) && (b)": not one wrapper */
-		}
-	}
-	*n = len - 4;
-	return c + 3;
 }
 
 /* A URL from the --link template: {file} percent-encoded, {line}. */
@@ -558,6 +527,7 @@ static void put_site(FILE *f, size_t i, const struct hsite *h,
 	const char *vn = lp_verdict_name(j->verdict);
 	double pct = pct_wrong(j->total.incorrect, j->evals);
 	const char *cond;
+	char *written;
 	size_t clen;
 
 	fprintf(f, "<tr id=\"s%zu\" data-v=\"%s\" data-n=\"%llu\" "
@@ -586,10 +556,23 @@ static void put_site(FILE *f, size_t i, const struct hsite *h,
 	put_link(f, o->link, h->file, h->line);
 	fputs("\">", f);
 	put(f, h->file);
-	fprintf(f, ":%ld</a></td><td><code>", h->line);
-	cond = cond_text(s->cond, &clen);
-	lp_html_put(f, cond, clen);
+	fprintf(f, ":%ld</a></td><td><code", h->line);
+	cond = lp_cond_unwrapped(s->cond, &clen);
+	/* the source's words; the compiler's, where they differ, on hover */
+	written = lp_place_arg_text(h->e.pl);
+	if (written && (strlen(written) != clen ||
+			memcmp(written, cond, clen))) {
+		fputs(" title=\"", f);
+		lp_html_put(f, cond, clen);
+		fputs("\"", f);
+	}
+	fputc('>', f);
+	if (written)
+		put(f, written);
+	else
+		lp_html_put(f, cond, clen);
 	fputs("</code></td>", f);
+	free(written);
 	if (tree)
 		put_source(f, tree, h);
 	fputs("</tr>\n", f);

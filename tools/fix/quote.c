@@ -1,0 +1,104 @@
+/*
+ * quote.c - a hint's condition as the source spells it
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix/inputs.h"
+#include "fix/lexer.h"
+#include "fix/quote.h"
+#include "usage.h"
+
+/* The longest expanded condition quoted without --src */
+#define LP_QUOTE_MAX 60
+
+const char *lp_cond_unwrapped(const char *c, size_t *n)
+{
+	size_t len = c ? strlen(c) : 0, i;
+	int depth = 0;
+	char quote = 0;
+
+	*n = len;
+	if (len < 4 || strncmp(c, "!!(", 3) || c[len - 1] != ')')
+		return c ? c : "";
+	for (i = 2; i < len; i++) {
+		if (quote) {
+			if (c[i] == '\\')
+				i++;
+			else if (c[i] == quote)
+				quote = 0;
+		} else if (c[i] == '"' || c[i] == '\'') {
+			quote = c[i];
+		} else if (c[i] == '(') {
+			depth++;
+		} else if (c[i] == ')' && !--depth && i + 1 < len) {
+			return c;       /* "!!(a) && (b)": not one wrapper */
+		}
+	}
+	*n = len - 4;
+	return c + 3;
+}
+
+/* The '(' of the placed hint's call, or LP_NO_MATCH. */
+static size_t call_open(const struct lp_place *pl)
+{
+	const struct lp_lexed *lx;
+
+	if (!pl || !pl->placed || !pl->file || !pl->file->loaded)
+		return LP_NO_MATCH;
+	lx = &pl->file->lx;
+	if (pl->tok + 1 >= lx->nr || !lp_tok_is(lx, pl->tok + 1, "(") ||
+	    lx->tok[pl->tok + 1].match == LP_NO_MATCH)
+		return LP_NO_MATCH;
+	return pl->tok + 1;
+}
+
+char *lp_place_call_text(const struct lp_place *pl)
+{
+	size_t open = call_open(pl);
+
+	if (open == LP_NO_MATCH)
+		return NULL;
+	return lp_tok_text(&pl->file->lx, pl->tok,
+			   pl->file->lx.tok[open].match + 1);
+}
+
+char *lp_place_arg_text(const struct lp_place *pl)
+{
+	size_t open = call_open(pl), from[8], to[8];
+	int n;
+
+	if (open == LP_NO_MATCH)
+		return NULL;
+	n = lp_tok_args(&pl->file->lx, open, from, to, 8);
+	if (n <= pl->hint->cond_arg ||
+	    from[pl->hint->cond_arg] == to[pl->hint->cond_arg])
+		return NULL;
+	return lp_tok_text(&pl->file->lx, from[pl->hint->cond_arg],
+			   to[pl->hint->cond_arg]);
+}
+
+char *lp_site_quote(const struct lp_judged *s, const struct lp_place *pl)
+{
+	char *call = lp_place_call_text(pl), *spell, *q;
+	const char *cond;
+	size_t n;
+
+	if (call)
+		return call;
+	spell = lp_spelling(s, pl && pl->placed ? pl->hint->name : NULL,
+			    NULL, 0);
+	cond = lp_cond_unwrapped(s->cond, &n);
+	/*
+	 * "unlikely()" around the condition; a kernel table has none.  An
+	 * expansion a reader would not recognise (a statement expression,
+	 * a long one) is left to --src, which quotes the source instead.
+	 */
+	if (!n || n > LP_QUOTE_MAX || strcmp(spell + strlen(spell) - 2, "()") ||
+	    memmem(cond, n, "({", 2))
+		return spell;
+	q = lp_xstrfmt("%.*s(%.*s)", (int)(strlen(spell) - 2), spell,
+		       (int)n, cond);
+	free(spell);
+	return q;
+}
