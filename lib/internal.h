@@ -65,6 +65,9 @@ struct lp_read_state {
 int lp_read_records(struct lp_profile *out, struct lp_reader *r,
 		    struct lp_read_state *st);
 
+/* The error of an end record that counts @count sites of @sites read. */
+int lp_end_count_error(struct lp_reader *r, uint64_t count, uint64_t sites);
+
 /*
  * Empties @p of sites, meta and strings but keeps its memory for the
  * next chunk of records: a stream reads millions of them through it.
@@ -114,6 +117,17 @@ char *lp_pool_reserve(struct lp_profile *p, size_t n);
 void lp_pool_commit(struct lp_profile *p, size_t n);
 /* A NUL-terminated copy of the @n bytes at @s, or NULL. */
 char *lp_pool_dup(struct lp_profile *p, const char *s, size_t n);
+
+/*
+ * The model's own helpers, for the readers that build it (profile.c):
+ * lp_grow() makes room for @need elements of @size bytes in *@array
+ * (0 or -1); lp_pool_splice() moves @from's strings into @to's pool;
+ * lp_meta_take() appends a meta record whose malloc'd @key and @value the
+ * profile then owns (0 or -LP_ENOMEM).
+ */
+int lp_grow(void **array, size_t *alloc, size_t need, size_t size);
+void lp_pool_splice(struct lp_profile *to, struct lp_profile *from);
+int lp_meta_take(struct lp_profile *p, char *key, char *value);
 
 /* strcmp() where a NULL string (a field never set) is "". */
 static inline int lp_strcmp0(const char *a, const char *b)

@@ -1,0 +1,121 @@
+/*
+ * reader.c - lines and numbers of a text profile, and the one diagnostic
+ * a reading gives ("FILE:LINE: reason")
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bigmem.h"
+#include "internal.h"
+#include "keymap.h"
+#include "profile.h"
+#include "simd.h"
+
+/*-************************************
+ *  Reading lines and numbers
+ **************************************/
+void lp_reader_init(struct lp_reader *r, const char *name, const char *buf,
+		    size_t len, struct lp_diag *diag)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->buf = r->next = buf;
+	r->end = buf + len;
+	r->diag = diag;
+}
+
+int lp_reader_next(struct lp_reader *r)
+{
+	const char *nl;
+
+	if (r->next >= r->end)
+		return 0;
+	r->line = r->next;
+	nl = memchr(r->line, '\n', (size_t)(r->end - r->line));
+	r->has_newline = nl != NULL;
+	if (!nl)
+		nl = r->end;
+	r->len = (size_t)(nl - r->line);
+	r->next = nl + r->has_newline;
+	r->lineno++;
+	return 1;
+}
+
+int lp_reader_fail(struct lp_reader *r, int code, const char *fmt, ...)
+{
+	char *msg = r->diag->msg;
+	size_t size = sizeof(r->diag->msg);
+	int n;
+	va_list ap;
+
+	if (r->lineno)
+		n = snprintf(msg, size, "%s:%zu: ", r->name, r->lineno);
+	else
+		n = snprintf(msg, size, "%s: ", r->name);
+	if (n >= 0 && (size_t)n < size) {
+		va_start(ap, fmt);
+		vsnprintf(msg + n, size - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+void lp_reader_excerpt(char *out, size_t size, const char *s, size_t n)
+{
+	size_t i, max = size - 4 < 40 ? size - 4 : 40;
+
+	for (i = 0; i < n && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		out[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (i < n)
+		memcpy(out + i, "...", 3), i += 3;
+	out[i] = '\0';
+}
+
+int lp_parse_u64(const char *s, size_t n, uint64_t *v)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (!n || n > 20 || (s[0] == '0' && n > 1))
+		return -1;
+	/* 19 digits cannot overflow; only a 20th can */
+	for (i = 0; i < n && i < 19; i++) {
+		unsigned d = (unsigned)(unsigned char)s[i] - '0';
+
+		if (d > 9)
+			return -1;
+		x = x * 10 + d;
+	}
+	if (n == 20) {
+		unsigned d = (unsigned)(unsigned char)s[19] - '0';
+
+		if (d > 9 || __builtin_mul_overflow(x, 10, &x) ||
+		    __builtin_add_overflow(x, d, &x))
+			return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+int lp_parse_lineno(const char *s, size_t n, long *v)
+{
+	uint64_t x;
+
+	if (lp_parse_u64(s, n, &x) < 0 || !x || x > INT_MAX)
+		return -1;
+	*v = (long)x;
+	return 0;
+}
+
