@@ -619,6 +619,30 @@ static void resolve_macro(struct lp_tree *t, struct lp_amacro *m)
 	m->resolved = 1;
 }
 
+/* What names.c read of the tree's #defines, which the tree owns. */
+static void name_defines_release(struct lp_tree *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nndefs; i++) {
+		for (k = 0; k < t->ndefs[i].nparams; k++)
+			free(t->ndefs[i].params[k]);
+		for (k = 0; k < t->ndefs[i].nbody; k++)
+			free(t->ndefs[i].body[k]);
+		free(t->ndefs[i].params);
+		free(t->ndefs[i].body);
+		free(t->ndefs[i].name);
+	}
+	free(t->ndefs);
+	t->ndefs = NULL;
+	t->nndefs = 0;
+	for (i = 0; i < t->ndefnames; i++)
+		free(t->defnames[i]);
+	free(t->defnames);
+	t->defnames = NULL;
+	t->ndefnames = 0;
+}
+
 struct lp_tree *lp_tree_open(const char *src, char **err)
 {
 	struct lp_tree *t;
@@ -680,7 +704,7 @@ void lp_tree_free(struct lp_tree *t)
 		free(t->macros[i].name);
 		free(t->macros[i].t);
 	}
-	lp_name_defines_release(t);
+	name_defines_release(t);
 	free(t->messages);
 	free(t->macros);
 	free(t->hints);

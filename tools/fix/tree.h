@@ -123,8 +123,6 @@ int lp_func_name_is(struct lp_tree *t, const struct lp_srcfile *f,
  */
 int lp_profile_name_readable(const char *want);
 
-void lp_name_defines_release(struct lp_tree *t);
-
 /* Does some #define of the tree define @name? */
 int lp_tree_defines(struct lp_tree *t, const char *name);
 

@@ -1,0 +1,311 @@
+/*
+ * funcs.c - the functions of a C or C++ file: where each is defined,
+ * its name as written, and the braces of its body
+ *
+ * One lexed file is all this reads: which name a profile means by a
+ * function, and what a macro makes of a name, is names.c's question.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix/tree.h"
+#include "fold.h"
+#include "usage.h"
+
+int lp_tok_keyword(const struct lp_lexed *lx, size_t i)
+{
+	static const char *const kw[] = {
+		"if", "while", "for", "switch", "return", "sizeof",
+		"__attribute__", "__attribute", "_Alignas", "__typeof__",
+		"typeof", "__asm__", "asm", "defined", "_Static_assert",
+		"__declspec", "alignas", "decltype", "noexcept", "throw",
+		"catch", "static_assert", "alignof", "_Alignof", "new",
+		"delete", "operator", "template", "requires",
+	};
+	return lp_tok_is_any(lx, i, kw, sizeof(kw) / sizeof(kw[0]));
+}
+
+int lp_tok_live(const struct lp_lexed *lx, size_t i)
+{
+	return !(lx->tok[i].flags & (LP_TOKF_PP | LP_TOKF_DEAD));
+}
+
+size_t lp_tok_prev_live(const struct lp_lexed *lx, size_t i)
+{
+	if (i == LP_NO_MATCH)
+		return LP_NO_MATCH;
+	while (i-- > 0)
+		if (lp_tok_live(lx, i))
+			return i;
+	return LP_NO_MATCH;
+}
+
+int lp_tok_macro_like(const struct lp_lexed *lx, size_t i)
+{
+	const struct lp_token *t = &lx->tok[i];
+	size_t k;
+	int letters = 0;
+
+	if (t->kind != LP_TOK_IDENT)
+		return 0;
+	for (k = t->start; k < t->end; k++) {
+		char c = lx->buf[k];
+
+		if (c >= 'a' && c <= 'z')
+			return 0;
+		letters += c >= 'A' && c <= 'Z';
+	}
+	return letters > 1;
+}
+
+/* An identifier that may be an attribute macro: not a C keyword. */
+static int attr_word(const struct lp_lexed *lx, size_t i)
+{
+	return lx->tok[i].kind == LP_TOK_IDENT && !lp_tok_keyword(lx, i);
+}
+
+static int is_matched(const struct lp_lexed *lx, size_t i, const char *s)
+{
+	return i != LP_NO_MATCH && lp_tok_is(lx, i, s) &&
+	       lx->tok[i].match != LP_NO_MATCH;
+}
+
+/*
+ * True when the identifier at @i follows a parameter list, maybe through
+ * other such words: ") A B" or ") A(x) B".  "struct s {" and "= {" do not.
+ */
+static int after_params(const struct lp_lexed *lx, size_t i)
+{
+	size_t k = lp_tok_prev_live(lx, i);
+
+	while (k != LP_NO_MATCH) {
+		if (is_matched(lx, k, ")")) {
+			size_t b = lp_tok_prev_live(lx, lx->tok[k].match);
+
+			/* "A(x)" before us is another attribute macro */
+			if (b != LP_NO_MATCH && attr_word(lx, b) &&
+			    lp_tok_prev_live(lx, b) != LP_NO_MATCH &&
+			    lp_tok_is(lx, lp_tok_prev_live(lx, b), ")")) {
+				k = lp_tok_prev_live(lx, b);
+				continue;
+			}
+			return 1;
+		}
+		if (!attr_word(lx, k))
+			return 0;
+		k = lp_tok_prev_live(lx, k);
+	}
+	return 0;
+}
+
+static int qualifier(const struct lp_lexed *lx, size_t k)
+{
+	static const char *const q[] = {
+		"const", "override", "final", "noexcept", "volatile", "&",
+		"&&", "mutable", "constexpr", "try",
+	};
+	return lp_tok_is_any(lx, k, q, sizeof(q) / sizeof(q[0]));
+}
+
+/*
+ * From the token before a '{', back over what may stand between a
+ * parameter list and a body: attributes, qualifiers, attribute macros.
+ */
+static size_t skip_trailers(const struct lp_lexed *lx, size_t k)
+{
+	while (k != LP_NO_MATCH) {
+		if (is_matched(lx, k, ")")) {
+			size_t b = lp_tok_prev_live(lx, lx->tok[k].match);
+
+			if (b != LP_NO_MATCH &&
+			    (lp_tok_is(lx, b, "__attribute__") ||
+			     lp_tok_is(lx, b, "__attribute") ||
+			     lp_tok_is(lx, b, "noexcept") ||
+			     lp_tok_is(lx, b, "throw") ||
+			     lp_tok_is(lx, b, "__declspec"))) {
+				k = lp_tok_prev_live(lx, b);
+				continue;
+			}
+			/* ") ATTR(x) {": a project's attribute macro */
+			if (b != LP_NO_MATCH && attr_word(lx, b) &&
+			    after_params(lx, b)) {
+				k = lp_tok_prev_live(lx, b);
+				continue;
+			}
+			return k;
+		}
+		if (qualifier(lx, k)) {
+			k = lp_tok_prev_live(lx, k);
+			continue;
+		}
+		/* ") mi_attr_noexcept {", ") __THROW {" */
+		if (attr_word(lx, k) && after_params(lx, k)) {
+			k = lp_tok_prev_live(lx, k);
+			continue;
+		}
+		return k;
+	}
+	return k;
+}
+
+/*
+ * A constructor's member initialisers, ") : a(x), b{y} {": from the last
+ * initialiser's closing bracket back to the parameters' ')'.
+ */
+static size_t skip_initialisers(const struct lp_lexed *lx, size_t k)
+{
+	while (is_matched(lx, k, ")") || is_matched(lx, k, "}")) {
+		size_t b = lp_tok_prev_live(lx, lx->tok[k].match);
+		size_t c = lp_tok_prev_live(lx, b);
+
+		if (b == LP_NO_MATCH || lx->tok[b].kind != LP_TOK_IDENT ||
+		    c == LP_NO_MATCH)
+			return k;
+		if (lp_tok_is(lx, c, ",")) {
+			k = lp_tok_prev_live(lx, c);
+			continue;
+		}
+		if (lp_tok_is(lx, c, ":"))
+			return skip_trailers(lx, lp_tok_prev_live(lx, c));
+		return k;
+	}
+	return k;
+}
+
+/* Back over "<...>" ending at @k, to the token before its '<'. */
+static size_t skip_template_args(const struct lp_lexed *lx, size_t k)
+{
+	int depth = 0;
+
+	for (; k != LP_NO_MATCH; k = lp_tok_prev_live(lx, k)) {
+		depth += lp_tok_is(lx, k, ">") - lp_tok_is(lx, k, "<");
+		depth += 2 * lp_tok_is(lx, k, ">>");
+		if (!depth)
+			return lp_tok_prev_live(lx, k);
+		if (lp_tok_is(lx, k, ";") || lp_tok_is(lx, k, "{"))
+			return LP_NO_MATCH;
+	}
+	return LP_NO_MATCH;
+}
+
+/* Joins the spellings of tokens [from, to]. */
+static char *join_tokens(const struct lp_lexed *lx, size_t from, size_t to)
+{
+	size_t n = 1, i;
+	char *s, *p;
+
+	for (i = from; i <= to; i++)
+		n += lx->tok[i].end - lx->tok[i].start;
+	s = p = lp_xmalloc(n);
+	for (i = from; i <= to; i++) {
+		char *t = lp_tok_dup(lx, i);
+
+		p = stpcpy(p, t);
+		free(t);
+	}
+	return s;
+}
+
+/*
+ * The name before the parameters whose '(' is @open: "f", "A::f" (as
+ * "f"), "~A", "operator==", "operator()", "f<int>" (as "f"), or the
+ * macro of "PREFIX(f)(...)".  @return : the name to free, with its
+ * token in *@tok and *@macro set when a macro builds it; or NULL.
+ */
+static char *name_before(const struct lp_lexed *lx, size_t open, size_t *tok,
+			 int *macro)
+{
+	size_t k = lp_tok_prev_live(lx, open), b, i;
+
+	*macro = 0;
+	if (k == LP_NO_MATCH)
+		return NULL;
+	/* operator==, operator(), operator[], operator new */
+	for (b = k, i = 0; b != LP_NO_MATCH && i < 3;
+	     b = lp_tok_prev_live(lx, b), i++)
+		if (lp_tok_is(lx, b, "operator")) {
+			*tok = b;
+			return join_tokens(lx, b, k);
+		}
+	if (lp_tok_is(lx, k, ">"))
+		k = skip_template_args(lx, k);
+	if (k != LP_NO_MATCH && is_matched(lx, k, ")")) {
+		b = lp_tok_prev_live(lx, lx->tok[k].match);
+		if (b == LP_NO_MATCH || !attr_word(lx, b))
+			return NULL;
+		*macro = 1;
+		*tok = b;
+		return lp_tok_dup(lx, b);
+	}
+	if (k == LP_NO_MATCH || !attr_word(lx, k))
+		return NULL;
+	*tok = k;
+	b = lp_tok_prev_live(lx, k);
+	if (b != LP_NO_MATCH && lp_tok_is(lx, b, "~")) {
+		char *n = lp_tok_dup(lx, k), *s = lp_xstrfmt("~%s", n);
+
+		free(n);
+		*tok = b;
+		return s;
+	}
+	return lp_tok_dup(lx, k);
+}
+
+static void add_func(struct lp_srcfile *f, size_t *afuncs, char *name,
+		     size_t name_tok, size_t open, size_t close, int macro)
+{
+	struct lp_func *fn;
+
+	if (f->nfuncs == *afuncs) {
+		*afuncs = *afuncs ? 2 * *afuncs : 32;
+		f->funcs = lp_xrealloc(f->funcs, *afuncs * sizeof(*f->funcs));
+	}
+	fn = &f->funcs[f->nfuncs++];
+	memset(fn, 0, sizeof(*fn));
+	fn->name = name;
+	fn->name_tok = name_tok;
+	fn->open = open;
+	fn->close = close;
+	fn->macro_name = macro;
+}
+
+/*
+ * Function definitions: "name ( ... ) [qualifiers, attributes,
+ * initialisers] {".  Any other brace is looked into (namespaces,
+ * extern "C", class bodies with their members); a function's body is
+ * not, so a lambda belongs to the function around it, as a profile
+ * from the compiler has it.  K&R declarations are not handled.
+ */
+void lp_find_functions(struct lp_srcfile *f)
+{
+	const struct lp_lexed *lx = &f->lx;
+	size_t i, afuncs = 0;
+
+	for (i = 0; i < lx->nr; i++) {
+		size_t k, name_tok = 0;
+		char *name;
+		int macro;
+
+		if (!lp_tok_live(lx, i) || !is_matched(lx, i, "{"))
+			continue;
+		k = skip_trailers(lx, lp_tok_prev_live(lx, i));
+		k = skip_initialisers(lx, k);
+		if (!is_matched(lx, k, ")"))
+			continue;       /* not a body: look inside */
+		name = name_before(lx, lx->tok[k].match, &name_tok, &macro);
+		if (!name)
+			continue;
+		if (lx->tok[name_tok].kind == LP_TOK_IDENT &&
+		    lp_tok_keyword(lx, name_tok) &&
+		    !lp_tok_is(lx, name_tok, "operator")) {
+			free(name);
+			continue;
+		}
+		if (!macro && lp_tok_macro_like(lx, name_tok))
+			macro = 1;      /* MATCH_FN(...): maybe a macro */
+		add_func(f, &afuncs, name, name_tok, i, lx->tok[i].match,
+			 macro);
+		i = lx->tok[i].match;
+	}
+}
+

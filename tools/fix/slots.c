@@ -1,0 +1,131 @@
+/*
+ * slots.c - the annotations of one function, each with the lines a
+ * profile may name it by: what locate.c and history.c match sites to
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fix/tree.h"
+#include "fold.h"
+#include "usage.h"
+
+static struct lp_slot *push_slot(struct lp_slots *s)
+{
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		s->v = lp_xrealloc(s->v, s->alloc * sizeof(*s->v));
+	}
+	memset(&s->v[s->nr], 0, sizeof(s->v[0]));
+	return &s->v[s->nr++];
+}
+
+void lp_slots_release(struct lp_slots *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->v[i].cond);
+	free(s->v);
+	s->v = NULL;
+	s->nr = s->alloc = 0;
+}
+
+/*
+ * The lines a compiler may give the hint at @i: gcc reports the line
+ * where the outermost macro call starts, clang where it ends.
+ */
+static void line_range(const struct lp_tree *t, const struct lp_lexed *lx,
+		       size_t i, size_t body_open, unsigned *lo,
+		       unsigned *hi)
+{
+	size_t k, n;
+
+	*lo = lx->tok[i].line;
+	*hi = lx->tok[i].line;
+	if (lp_tok_call(lx, i, lx->nr))
+		*hi = lx->tok[lx->tok[i + 1].match].last_line;
+	for (k = i; k-- > body_open + 1;) {
+		size_t name;
+
+		if (lx->tok[k].match == LP_NO_MATCH || lx->tok[k].match < i)
+			continue;       /* does not enclose the hint */
+		if (lp_tok_is(lx, k, "{"))
+			break;
+		if (!lp_tok_is(lx, k, "("))
+			continue;
+		name = k - 1;
+		if (lx->tok[name].kind != LP_TOK_IDENT)
+			continue;
+		if (!lp_tok_macro_like(lx, name) &&
+		    !lp_find_macro(t, lx->buf + lx->tok[name].start,
+				   lx->tok[name].end - lx->tok[name].start,
+				   &n))
+			continue;
+		*lo = lx->tok[name].line;
+		if (lx->tok[lx->tok[k].match].last_line > *hi)
+			*hi = lx->tok[lx->tok[k].match].last_line;
+	}
+}
+
+static void direct_slot(const struct lp_tree *t, struct lp_srcfile *f,
+			const struct lp_func *fn, size_t i,
+			const struct lp_hint *h, struct lp_slots *out)
+{
+	const struct lp_lexed *lx = &f->lx;
+	struct lp_slot *s = push_slot(out);
+	size_t af[8], at[8];
+	int n;
+
+	s->file = f;
+	s->call_file = f;
+	s->fn = fn;
+	s->off = lx->tok[i].start;
+	s->hint = h;
+	s->expect = lp_call_expect(lx, i, h);
+	line_range(t, lx, i, fn->open, &s->lo, &s->hi);
+	n = lp_tok_args(lx, i + 1, af, at, 8);
+	if (n > h->cond_arg)
+		s->cond = lp_tok_text(lx, af[h->cond_arg], at[h->cond_arg]);
+}
+
+void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
+		       const struct lp_func *fn, struct lp_slots *out)
+{
+	const struct lp_lexed *lx = &f->lx;
+	size_t i;
+
+	for (i = fn->open + 1; i < fn->close; i++) {
+		const struct lp_hint *h;
+		struct lp_amacro *m;
+		struct lp_slot *s;
+		size_t n, k;
+
+		if (!lp_tok_live(lx, i) || lx->tok[i].kind != LP_TOK_IDENT ||
+		    !lp_tok_call_position(lx, i))
+			continue;
+		if ((h = lp_tok_hint(t, lx, i))) {
+			if (lp_tok_call(lx, i, fn->close))
+				direct_slot(t, f, fn, i, h, out);
+			continue;
+		}
+		m = lp_find_macro(t, lx->buf + lx->tok[i].start,
+				  lx->tok[i].end - lx->tok[i].start, &n);
+		if (!m || (m->funclike && !lp_tok_call(lx, i, fn->close)))
+			continue;
+		for (k = 0; k < m->nt; k++) {
+			s = push_slot(out);
+			s->file = m->t[k].file;
+			s->call_file = f;
+			s->fn = fn;
+			s->off = m->t[k].off;
+			s->hint = m->t[k].hint;
+			s->expect = m->t[k].expect;
+			s->macro = m->name;
+			s->ambiguous = n > 1;
+			line_range(t, lx, i, fn->open, &s->lo, &s->hi);
+			if (m->funclike)
+				s->hi = lx->tok[lx->tok[i + 1].match].last_line;
+		}
+	}
+}
+
