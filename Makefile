@@ -79,7 +79,7 @@ RT32_OBJ = $(RT_SRC:%.c=$(OBJ)/pic32/%.o)
 LIB32_A  = $(OUT)/lib/32/liblikelyprof.a
 LIB32_SO = $(OUT)/lib/32/liblikelyprof.so
 
-.PHONY: all lib tools demo check test check-unit check-cli check-e2e \
+.PHONY: all lib tools demo check test check-deps check-unit check-cli check-e2e \
 	check-sanitize check-tsan check-real bench install uninstall clean \
 	style-check fuzz lib32 check-lib32 likelyprof.pc man
 .DEFAULT_GOAL := all
@@ -201,7 +201,12 @@ check-lib32:
 
 check-e2e: check-lib32
 
-check test: all check-unit check-cli check-e2e check-sanitize check-tsan
+# Data flows one way: no circle between the files of lib/ and tools/.
+check-deps: all
+	@tests/deps.sh $(OBJ)
+
+check test: all check-deps check-unit check-cli check-e2e check-sanitize \
+	check-tsan
 	@echo "all tests passed"
 
 check-real: all
