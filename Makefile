@@ -42,24 +42,25 @@ WARN     = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 ifeq ($(WERROR),1)
 WARN    += -Werror
 endif
-ALL_CFLAGS = -std=gnu99 $(WARN) $(CFLAGS) -Iinclude -Ilib -Itools \
+ALL_CFLAGS = -std=gnu99 $(WARN) $(CFLAGS) -Iinclude -Ilib/runtime \
+	     -Ilib/profile -Itools \
 	     -D_GNU_SOURCE -pthread
 RT_CFLAGS  = $(ALL_CFLAGS) -fPIC -fvisibility=hidden
 
 VERSION := $(shell sed -n 's/^\#define LP_VERSION_\(MAJOR\|MINOR\|RELEASE\)  *\([0-9]*\).*/\2/p' include/likelyprof.h | paste -sd.)
 
-# The runtime: what instrumented programs link.  Async-signal-safe
-# formatting only; no profile parsing.
-RT_SRC   = lib/runtime.c lib/format.c lib/error.c lib/mark.c \
-	   lib/stub-x86_64.c
-# Everything else in lib/ serves the command.
-PROF_SRC = $(filter-out $(RT_SRC),$(wildcard lib/*.c))
+# The runtime (lib/runtime/): what instrumented programs link.  Its record
+# writer, error names and mark serve the command too.
+RT_SRC   = $(wildcard lib/runtime/*.c)
+RT_SHARED_SRC = lib/runtime/format.c lib/runtime/error.c lib/runtime/mark.c
+# The profile library (lib/profile/) serves the command only.
+PROF_SRC = $(wildcard lib/profile/*.c)
 TOOL_SRC = $(wildcard tools/*.c tools/as/*.c tools/fix/*.c tools/report/*.c \
 	tools/judge/*.c)
-TOOL_MAIN = tools/likelyprof.c
+TOOL_MAIN = tools/main.c
 
 RT_OBJ   = $(RT_SRC:%.c=$(OBJ)/pic/%.o)
-PROF_OBJ = $(PROF_SRC:%.c=$(OBJ)/%.o) $(filter-out %/runtime.o %/stub-x86_64.o,$(RT_SRC:%.c=$(OBJ)/%.o))
+PROF_OBJ = $(PROF_SRC:%.c=$(OBJ)/%.o) $(RT_SHARED_SRC:%.c=$(OBJ)/%.o)
 TOOL_OBJ = $(TOOL_SRC:%.c=$(OBJ)/%.o)
 # The command's code without main(), for unit tests.
 CORE_OBJ = $(PROF_OBJ) $(filter-out $(OBJ)/$(TOOL_MAIN:.c=.o),$(TOOL_OBJ))
@@ -136,7 +137,8 @@ $(LIB32_SO): $(RT32_OBJ)
 		$(LDFLAGS) -ldl
 	ln -sf $(notdir $@).0 $@
 
-# -lm: the confidence interval of branch samples (lib/policy.c) takes a root
+# -lm: the confidence interval of branch samples (lib/profile/policy.c)
+# takes a root
 $(CMD): $(TOOL_OBJ) $(PROF_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDFLAGS) -lm
 

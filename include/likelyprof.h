@@ -380,7 +380,7 @@ void lp__enter_cold_alias_(struct lp_counter *counter,
 	__asm__("lp__enter_cold")
 	__attribute__((visibility("hidden"), cold)); /* as the definition */
 
-/* The runtime's mark (LP_RUNTIME_MARK above): see lib/mark.c. */
+/* The runtime's mark (LP_RUNTIME_MARK above): see lib/runtime/mark.c. */
 extern const char lp__runtime_mark_ __asm__(LP_RUNTIME_MARK);
 static const char *const lp__unit_needs_runtime_
 	__attribute__((used)) = &lp__runtime_mark_;
@@ -571,11 +571,12 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
  * end of the function's section (.subsection 1), steps over the red zone,
  * keeps %rax, and hands the counter, the record and the module's
  * lp__enter_cold to lp__enter_stub in the runtime, which keeps every
- * other register and the vector state (lib/stub-x86_64.c).  The compiler
- * sees one instruction's worth of effects, the flags.  Counters are named
- * in the assembler's text: anchored in -fPIC code, by their offset from
- * the thread pointer (local-exec) in an executable.  Not under LTO (the
- * names would meet in one assembler file) nor where anchoring is off.
+ * other register and the vector state (lib/runtime/stub-x86_64.c).
+ * The compiler sees one instruction's worth of effects, the flags.
+ * Counters are named in the assembler's text: anchored in -fPIC code, by
+ * their offset from the thread pointer (local-exec) in an executable.
+ * Not under LTO (the names would meet in one assembler file) nor where
+ * anchoring is off.
  */
 #if defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__) &&    \
 	!defined(LP_TSAN_) && !defined(LIKELYPROF_NO_ANCHOR) &&         \

@@ -334,7 +334,8 @@ int cmd_check(int argc, const char **argv)
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *link = NULL, *v;
 	unsigned long long rows = LP_HTML_ROWS;
-	size_t nfiles = 0, n = 0, i, count[LP_VERDICT_SETTING + 1] = { 0 }, nstale = 0;
+	size_t nfiles = 0, n = 0, i, nstale = 0;
+	size_t count[LP_VERDICT_SETTING + 1] = { 0 };
 	const char *last_change = NULL;
 	int all = 0, json = 0, sarif = 0, html = 0, ret;
 	double suggest_at = LP_SUGGEST_AT;

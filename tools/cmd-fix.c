@@ -2,11 +2,12 @@
  * cmd-fix.c - `likelyprof fix`: the patches that remove or flip the
  * annotations the profiles say are wrong
  *
- * The pipeline: judge the profiles (lib/policy.c), place each site in the
- * tree (fix/locate.c), decide once per annotation (an annotation in a
- * macro body serves every call of the macro, so they must all agree),
- * make the edits (fix/rewrite.c), and print them as a series of patches,
- * one per subsystem (fix/series.c), or write them with --apply.  A site
+ * The pipeline: judge the profiles (lib/profile/policy.c), place each
+ * site in the tree (fix/locate.c), decide once per annotation (an
+ * annotation in a macro body serves every call of the macro, so they
+ * must all agree), make the edits (fix/rewrite.c), and print them as a
+ * series of patches, one per subsystem (fix/series.c), or write them
+ * with --apply (fix/apply.c).  A site
  * that cannot be placed or changed without doubt is reported with its
  * reason and the rest go on; nothing is written outside --src, and with
  * --apply a failure leaves every file as it was.

@@ -2,7 +2,7 @@
  * cmd-merge.c - `likelyprof merge`: sum profiles from runs and machines
  *
  * Merging adds the counts of each site, so a fleet's profiles can be
- * merged in any order or tree and give the same bytes.  lib/merge.c
+ * merged in any order or tree and give the same bytes.  lib/profile/merge.c
  * merges sorted profiles in one pass; this file gathers the inputs
  * (operands, --files-from, folders) and hands them to merge-files.c,
  * which merges any number of them and replaces OUT atomically: a reader

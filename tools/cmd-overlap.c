@@ -2,8 +2,9 @@
  * cmd-overlap.c - `likelyprof overlap`: how alike two profiles are
  *
  * Before merging a fleet, or to see which machine is unlike the others:
- * one score (lib/overlap.c, defined in doc/likelyprof-overlap.md) and the
- * sites whose share of wrong evaluations differs most between the two.
+ * one score (lib/profile/overlap.c, defined in
+ * doc/likelyprof-overlap.md) and the sites whose share of wrong
+ * evaluations differs most between the two.
  */
 #include <stdio.h>
 #include <stdlib.h>

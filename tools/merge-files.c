@@ -1,7 +1,7 @@
 /*
  * merge-files.c - merge profile files into one file, any number of them
  *
- * lib/merge.c merges sorted profiles in one pass; this merges more than
+ * lib/profile/merge.c merges sorted profiles in one pass; this merges more than
  * FANIN of them as a tree of temporary files, so that no more than FANIN
  * are open at once, and replaces OUT atomically: a reader never sees half
  * a profile, and a failed merge leaves the old OUT as it was.  `merge`

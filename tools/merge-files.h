@@ -9,7 +9,7 @@
 #include "merge.h"
 
 /*
- * Merges the @n inputs (lib/merge.c's rules, LP_MERGE_* @flags) into
+ * Merges the @n inputs (lib/profile/merge.c's rules, LP_MERGE_* @flags) into
  * @out ("-" is standard output), atomically, however many they are.
  * Prints its errors.
  * @return : 0 or -1.

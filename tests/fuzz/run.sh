@@ -48,15 +48,17 @@ command -v "$cc" >/dev/null 2>&1 ||
 	    "missing? ($pkgs): $(head -n 3 "$out/probe.log")"
 
 # The code under test: what the command links, less the runtime (which
-# parses nothing) and main().  The harnesses add their own main.
+# parses nothing; its record writer is in) and main().  The harnesses add their own main.
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 cflags="-std=gnu99 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -pthread \
-	-Iinclude -Ilib -Itools -Itests/fuzz $san"
+	-Iinclude -Ilib/runtime -Ilib/profile -Itools -Itests/fuzz $san"
 start=$(date +%s)
 objs=""
-for src in lib/*.c tools/*.c tools/fix/*.c tools/judge/*.c tests/fuzz/common.c; do
+for src in lib/profile/*.c lib/runtime/format.c lib/runtime/error.c \
+	lib/runtime/mark.c tools/*.c tools/fix/*.c tools/judge/*.c \
+	tests/fuzz/common.c; do
 	case $src in
-	lib/runtime.c|tools/likelyprof.c) continue ;;
+	tools/main.c) continue ;;
 	esac
 	obj=$out/obj/$(echo "$src" | tr / _ | sed 's/\.c$/.o/')
 	cov=-fsanitize=fuzzer-no-link

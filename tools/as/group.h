@@ -8,7 +8,7 @@
  * run exactly as often.  jemalloc's free() starts with three folded
  * hints in a row.  A run keeps one increment, of a counter made for the
  * run, and leaves records that tell the runtime to add that counter to
- * each member's field when it sums (lib/runtime.c, "aliases").  Inlined
+ * each member's field when it sums (lib/runtime/runtime.c, "aliases").  Inlined
  * copies of a function share their counters, so a run cannot keep one of
  * its members' own counters.  See doc/DESIGN.md, "Runs of hints".
  */

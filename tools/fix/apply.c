@@ -242,7 +242,8 @@ static char *second_name(const char *path)
 		int k;
 
 		for (k = 0; k < 6; k++) {
-			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			seed = seed * 6364136223846793005UL +
+			       1442695040888963407UL;
 			x[k] = set[(seed >> 33) % (sizeof(set) - 1)];
 		}
 		if (!link(path, back))
@@ -305,7 +306,8 @@ static const struct lp_apply_file *moved(const struct lp_apply_file *p,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (fstat(p[i].old_fd, &now) || !same_file(&now, &p[i].file->st))
+		if (fstat(p[i].old_fd, &now) ||
+		    !same_file(&now, &p[i].file->st))
 			return &p[i];
 		if (lstat(p[i].path, &now) || now.st_ino != p[i].new_ino)
 			return &p[i];

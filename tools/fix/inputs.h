@@ -5,7 +5,7 @@
  * Unlike report, check and fix do not merge their FILE... arguments into
  * one profile before judging: each is one machine or workload, and a
  * site that is right in one of them and wrong in another must be
- * removed, never flipped (lib/policy.h).
+ * removed, never flipped (lib/profile/policy.h).
  */
 #ifndef LP_FIX_INPUTS_H
 #define LP_FIX_INPUTS_H

@@ -1,8 +1,9 @@
 /*
  * profile.h - the in-memory profile, its reader, writer and merge
  *
- * Internal API shared by the runtime (only the async-signal-safe record
- * formatter) and by tools/ (everything).  Not installed.  doc/FORMAT.md is
+ * Internal API of the tools' profile library (lib/profile/), used by
+ * tools/; the runtime writes profiles with lib/runtime/format.h only.
+ * Not installed.  doc/FORMAT.md is
  * the format this code reads and writes.
  *
  * Invariants:
@@ -22,10 +23,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "format.h"
 #include "likelyprof.h"
 
-#define LP_PROFILE_VERSION 1
-#define LP_PROFILE_MAGIC "likelyprof-profile"
 
 /* expect values that are not numbers */
 
@@ -231,55 +231,9 @@ void lp_profile_sort(struct lp_profile *p);
 int lp_profile_write(struct lp_profile *p, FILE *out);
 
 /*-************************************
- *  Record formatting (async-signal-safe)
+ *  Writing records of a profile's sites
  **************************************/
-/*
- * The runtime writes profiles from an exit handler or a signal handler,
- * where stdio and malloc are off limits.  These helpers write into a
- * caller's buffer and are what lp_profile_write() uses too, so there is
- * one writer of the format.
- */
-
-/* A text sink the writer appends to; flush() empties buf when it is full. */
-struct lp_sink {
-	char *buf;
-	size_t len, cap;
-	/* writes buf[0..len) and sets len to 0; returns 0 or -LP_EIO */
-	int (*flush)(struct lp_sink *sink);
-	void *opaque;                         /* for flush() */
-	int error;                            /* first flush error, sticky */
-	int unexpand;   /* lp_sink_site() writes cond with lp_sink_cond() */
-};
-
-/*! lp_sink_bytes() / lp_sink_str() / lp_sink_u64() / lp_sink_long() :
- *  Append raw bytes, a NUL-terminated string, or a decimal number.
- */
-void lp_sink_bytes(struct lp_sink *sink, const char *s, size_t n);
-void lp_sink_str(struct lp_sink *sink, const char *s);
-void lp_sink_u64(struct lp_sink *sink, uint64_t v);
-void lp_sink_long(struct lp_sink *sink, long v);
-
-/*! lp_sink_escaped() :
- *  Appends @s with the escapes of doc/FORMAT.md.
- */
-void lp_sink_escaped(struct lp_sink *sink, const char *s);
-
-/*! lp_sink_cond() :
- *  Appends a condition's text escaped, with hints the header expanded
- *  inside it (a nested likely()) written back as __builtin_expect(X, C).
- */
-void lp_sink_cond(struct lp_sink *sink, const char *cond);
-
-/*! lp_sink_header() / lp_sink_meta() / lp_sink_site() / lp_sink_end() :
- *  Append one record each, with its newline.  @file etc. may be NULL,
- *  written as empty.
- */
-void lp_sink_header(struct lp_sink *sink);
-void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value);
-void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
-		  uint64_t constant, long expect, const char *file, long line,
-		  const char *func, const char *unit, const char *cond);
-void lp_sink_end(struct lp_sink *sink, uint64_t count);
+/* The generic writer of records is the runtime's: lib/runtime/format.h. */
 
 /*! lp_sink_site_sure() :
  *  As lp_sink_site(), with the optional `sure` field after cond when
@@ -309,9 +263,5 @@ struct lp_file_sink {
 void lp_file_sink_init(struct lp_file_sink *fs, FILE *out, char *buf,
 		       size_t cap);
 
-/*! lp_sink_finish() :
- *  Flushes what is left.  @return : 0, or the sticky error.
- */
-int lp_sink_finish(struct lp_sink *sink);
 
 #endif /* LP_PROFILE_H */

@@ -1,5 +1,5 @@
 /*
- * stream.h - read a profile record by record (lib/stream.c)
+ * stream.h - read a profile record by record (lib/profile/stream.c)
  *
  * For merging many big profiles in little memory.  The records come in
  * the file's order, each checked as lp_profile_read_file() checks it; a

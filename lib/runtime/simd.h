@@ -1,8 +1,8 @@
 /*
  * simd.h - sixteen bytes at a time, where the profile code scans text
  *
- * Shared by the writer (lib/format.c, async-signal-safe: intrinsics
- * only) and the reader (lib/profile.c).  SSE2 is in every x86-64; other
+ * Shared by the writer (lib/runtime/format.c, async-signal-safe: intrinsics
+ * only) and the reader (lib/profile/profile.c).  SSE2 is in every x86-64; other
  * machines take the byte loops these helpers stand in front of.
  */
 #ifndef LP_SIMD_H

@@ -1,5 +1,6 @@
 /*
- * merge.h - merge profiles into one, written as it is made (lib/merge.c)
+ * merge.h - merge profiles into one, written as it is made
+ * (lib/profile/merge.c)
  *
  * Every profile's writer sorts its records by key, so the inputs of a
  * merge are sorted runs and merging them is one pass that holds one

@@ -1,5 +1,5 @@
 /*
- * overlap.h - how alike two profiles are (lib/overlap.c)
+ * overlap.h - how alike two profiles are (lib/profile/overlap.c)
  *
  * The score is llvm-profdata overlap's: each profile's counts as shares
  * of its own total, and per branch edge (a site's hinted side and its

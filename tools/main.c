@@ -1,5 +1,5 @@
 /*
- * likelyprof.c - main(): the command table, help, and the stdout check
+ * main.c - main(): the command table, help, and the stdout check
  */
 #include <errno.h>
 #include <stdio.h>

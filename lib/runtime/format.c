@@ -6,10 +6,11 @@
  */
 #include <string.h>
 
-#include "profile.h"
+#include "format.h"
+#include "likelyprof.h"
 #include "simd.h"
 
-static void sink_putc(struct lp_sink *sink, char c)
+void lp_sink_putc(struct lp_sink *sink, char c)
 {
 	if (sink->len == sink->cap) {
 		if (sink->error || sink->flush(sink) < 0) {
@@ -49,7 +50,7 @@ void lp_sink_str(struct lp_sink *sink, const char *s)
 }
 
 /* Writes @v in decimal at @p; returns the end. */
-static char *put_u64(char *p, uint64_t v)
+char *lp_put_u64(char *p, uint64_t v)
 {
 	char d[24];
 	size_t i = sizeof(d);
@@ -66,13 +67,13 @@ void lp_sink_u64(struct lp_sink *sink, uint64_t v)
 {
 	char digits[24];
 
-	lp_sink_bytes(sink, digits, (size_t)(put_u64(digits, v) - digits));
+	lp_sink_bytes(sink, digits, (size_t)(lp_put_u64(digits, v) - digits));
 }
 
 void lp_sink_long(struct lp_sink *sink, long v)
 {
 	if (v < 0) {
-		sink_putc(sink, '-');
+		lp_sink_putc(sink, '-');
 		/* negate unsigned: LONG_MIN has no positive twin */
 		lp_sink_u64(sink, (uint64_t)0 - (uint64_t)v);
 	} else {
@@ -228,91 +229,55 @@ void lp_sink_header(struct lp_sink *sink)
 	lp_sink_str(sink, "# likelyprof profile, see doc/FORMAT.md\n"
 			  LP_PROFILE_MAGIC "\t");
 	lp_sink_u64(sink, LP_PROFILE_VERSION);
-	sink_putc(sink, '\n');
+	lp_sink_putc(sink, '\n');
 }
 
 void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value)
 {
 	lp_sink_str(sink, "meta\t");
 	lp_sink_escaped(sink, key);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 	lp_sink_escaped(sink, value);
-	sink_putc(sink, '\n');
-}
-
-const char *lp_sure_name(enum lp_sure s)
-{
-	switch (s) {
-	case LP_SURE_MEASURED:
-		return "";
-	case LP_SURE_EXACT:
-		return "exact";
-	case LP_SURE_ESTIMATED:
-		return "estimated";
-	case LP_SURE_AMBIGUOUS:
-		return "ambiguous";
-	case LP_SURE_UNJUDGEABLE:
-		return "unjudgeable";
-	}
-	return "";
-}
-
-int lp_sure_parse(const char *s, size_t n, enum lp_sure *out)
-{
-	enum lp_sure k;
-
-	/* an empty field would be a measured site written the long way */
-	for (k = LP_SURE_EXACT; k <= LP_SURE_UNJUDGEABLE; k++) {
-		const char *name = lp_sure_name(k);
-		size_t i;
-
-		for (i = 0; i < n && name[i] == s[i]; i++)
-			;
-		if (i == n && !name[n]) {
-			*out = k;
-			return 0;
-		}
-	}
-	return -1;
+	lp_sink_putc(sink, '\n');
 }
 
 /* A site record's first fields: up to its expect, and the TAB after. */
-static void sink_site_counts(struct lp_sink *sink, uint64_t correct,
+void lp_sink_site_counts(struct lp_sink *sink, uint64_t correct,
 			     uint64_t incorrect, uint64_t constant,
 			     long expect)
 {
 	lp_sink_str(sink, "site\t");
 	lp_sink_u64(sink, correct);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 	lp_sink_u64(sink, incorrect);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 	lp_sink_u64(sink, constant);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 	if (expect == LP_EXPECT_UNKNOWN)
-		sink_putc(sink, '?');
+		lp_sink_putc(sink, '?');
 	else if (expect == LP_EXPECT_IF)
 		lp_sink_str(sink, "if");
 	else
 		lp_sink_long(sink, expect);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 }
 
 /* One site record up to its cond, without the newline. */
-static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
+void lp_sink_site_fields(struct lp_sink *sink, uint64_t correct,
 			     uint64_t incorrect, uint64_t constant,
 			     long expect, const char *file, long line,
 			     const char *func, const char *unit,
 			     const char *cond)
 {
-	sink_site_counts(sink, correct, incorrect, constant, expect);
+	lp_sink_site_counts(sink, correct, incorrect, constant, expect);
 	lp_sink_escaped(sink, file);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 	lp_sink_long(sink, line);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 	lp_sink_escaped(sink, func);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 	lp_sink_escaped(sink, unit);
-	sink_putc(sink, '\t');
+	lp_sink_putc(sink, '\t');
 	/* only the runtime's text holds the header's expansion */
 	if (sink->unexpand)
 		lp_sink_cond(sink, cond);
@@ -324,188 +289,16 @@ void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
 		  uint64_t constant, long expect, const char *file, long line,
 		  const char *func, const char *unit, const char *cond)
 {
-	sink_site_fields(sink, correct, incorrect, constant, expect, file,
+	lp_sink_site_fields(sink, correct, incorrect, constant, expect, file,
 			 line, func, unit, cond);
-	sink_putc(sink, '\n');
-}
-
-void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
-		       uint64_t incorrect, uint64_t constant, long expect,
-		       const char *file, long line, const char *func,
-		       const char *unit, const char *cond, enum lp_sure sure)
-{
-	sink_site_fields(sink, correct, incorrect, constant, expect, file,
-			 line, func, unit, cond);
-	if (sure != LP_SURE_MEASURED) {
-		sink_putc(sink, '\t');
-		lp_sink_str(sink, lp_sure_name(sure));
-	}
-	sink_putc(sink, '\n');
-}
-
-/* A text field, escaped unless the reader found it needs no escape. */
-static void sink_text(struct lp_sink *sink, const char *s, unsigned plain,
-		      unsigned bit)
-{
-	if (plain & bit)
-		lp_sink_str(sink, s);
-	else
-		lp_sink_escaped(sink, s);
-}
-
-static char *put_str(char *p, const char *s, size_t n, char sep)
-{
-	memcpy(p, s, n);
-	p[n] = sep;
-	return p + n + 1;
-}
-
-#define PLAIN_ALL \
-	(LP_PLAIN_FILE | LP_PLAIN_FUNC | LP_PLAIN_UNIT | LP_PLAIN_COND)
-
-/*
- * The record of a site whose text needs no escape, formatted straight
- * into the buffer when it has room: a merge writes a million of them,
- * and a call per field was most of its writing.  0 when it had no room.
- */
-static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
-{
-	size_t nf = strlen(s->file), nfn = strlen(s->func);
-	size_t nu = strlen(s->unit), nc = strlen(s->cond);
-	/* the text, and room for 12 numbers, the sure word and the TABs */
-	size_t need = nf + nfn + nu + nc + 12 * 21 + 16 + 20;
-	const char *sure = lp_sure_name(s->sure);
-	char *p;
-
-	if (sink->error || need > sink->cap - sink->len)
-		return 0;
-	p = sink->buf + sink->len;
-	p = put_str(p, "site", 4, '\t');
-	p = put_u64(p, s->correct);
-	*p++ = '\t';
-	p = put_u64(p, s->incorrect);
-	*p++ = '\t';
-	p = put_u64(p, s->constant);
-	*p++ = '\t';
-	if (s->expect == LP_EXPECT_UNKNOWN) {
-		*p++ = '?';
-	} else if (s->expect == LP_EXPECT_IF) {
-		*p++ = 'i';
-		*p++ = 'f';
-	} else if (s->expect < 0) {
-		*p++ = '-';
-		p = put_u64(p, (uint64_t)0 - (uint64_t)s->expect);
-	} else {
-		p = put_u64(p, (uint64_t)s->expect);
-	}
-	*p++ = '\t';
-	p = put_str(p, s->file, nf, '\t');
-	p = put_u64(p, (uint64_t)s->line);
-	*p++ = '\t';
-	p = put_str(p, s->func, nfn, '\t');
-	p = put_str(p, s->unit, nu, '\t');
-	p = put_str(p, s->cond, nc, '\t');
-	p--;                    /* the TAB goes only before sure */
-	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples ||
-	    s->has_procs) {
-		*p++ = '\t';
-		p = put_str(p, sure, strlen(sure), '\t');
-		p--;
-	}
-	if (s->has_votes || s->has_samples || s->has_procs)
-		*p++ = '\t';
-	if (s->has_votes) {
-		p = put_u64(p, s->votes_right);
-		*p++ = '\t';
-		p = put_u64(p, s->votes_wrong);
-	} else if (s->has_samples || s->has_procs) {
-		*p++ = '\t';
-	}
-	if (s->has_samples) {
-		*p++ = '\t';
-		p = put_u64(p, s->samp_right);
-		*p++ = '\t';
-		p = put_u64(p, s->samp_wrong);
-	} else if (s->has_procs) {
-		*p++ = '\t';
-		*p++ = '\t';
-	}
-	if (s->has_procs) {
-		*p++ = '\t';
-		p = put_u64(p, s->procs_right);
-		*p++ = '\t';
-		p = put_u64(p, s->procs_wrong);
-		*p++ = '\t';
-		p = put_u64(p, s->procs_both);
-	}
-	*p++ = '\n';
-	sink->len = (size_t)(p - sink->buf);
-	return 1;
-}
-
-void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
-{
-	if (!sink->unexpand && (s->plain & PLAIN_ALL) == PLAIN_ALL &&
-	    s->line >= 0 && put_plain_site(sink, s))
-		return;
-	if (sink->unexpand || !s->plain) {
-		sink_site_fields(sink, s->correct, s->incorrect, s->constant,
-				 s->expect, s->file, s->line, s->func,
-				 s->unit, s->cond);
-	} else {
-		sink_site_counts(sink, s->correct, s->incorrect, s->constant,
-				 s->expect);
-		sink_text(sink, s->file, s->plain, LP_PLAIN_FILE);
-		sink_putc(sink, '\t');
-		lp_sink_long(sink, s->line);
-		sink_putc(sink, '\t');
-		sink_text(sink, s->func, s->plain, LP_PLAIN_FUNC);
-		sink_putc(sink, '\t');
-		sink_text(sink, s->unit, s->plain, LP_PLAIN_UNIT);
-		sink_putc(sink, '\t');
-		sink_text(sink, s->cond, s->plain, LP_PLAIN_COND);
-	}
-	/*
-	 * votes come after sure, so a site with votes writes it, maybe
-	 * empty; samples come after votes, which are then empty if need be
-	 */
-	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples ||
-	    s->has_procs) {
-		sink_putc(sink, '\t');
-		lp_sink_str(sink, lp_sure_name(s->sure));
-	}
-	if (s->has_votes) {
-		sink_putc(sink, '\t');
-		lp_sink_u64(sink, s->votes_right);
-		sink_putc(sink, '\t');
-		lp_sink_u64(sink, s->votes_wrong);
-	} else if (s->has_samples || s->has_procs) {
-		lp_sink_str(sink, "\t\t");
-	}
-	if (s->has_samples) {
-		sink_putc(sink, '\t');
-		lp_sink_u64(sink, s->samp_right);
-		sink_putc(sink, '\t');
-		lp_sink_u64(sink, s->samp_wrong);
-	} else if (s->has_procs) {
-		lp_sink_str(sink, "\t\t");
-	}
-	if (s->has_procs) {
-		sink_putc(sink, '\t');
-		lp_sink_u64(sink, s->procs_right);
-		sink_putc(sink, '\t');
-		lp_sink_u64(sink, s->procs_wrong);
-		sink_putc(sink, '\t');
-		lp_sink_u64(sink, s->procs_both);
-	}
-	sink_putc(sink, '\n');
+	lp_sink_putc(sink, '\n');
 }
 
 void lp_sink_end(struct lp_sink *sink, uint64_t count)
 {
 	lp_sink_str(sink, "end\t");
 	lp_sink_u64(sink, count);
-	sink_putc(sink, '\n');
+	lp_sink_putc(sink, '\n');
 }
 
 int lp_sink_finish(struct lp_sink *sink)

@@ -159,7 +159,7 @@ int lp_ktable_read(struct lp_profile *out, struct lp_reader *r,
 		   enum lp_prof_origin kind);
 
 /*-************************************
- *  CSV (lib/csv.c)
+ *  CSV (lib/profile/csv.c)
  **************************************/
 /* True when @line is the header `report --format csv` writes. */
 int lp_csv_header(const char *line, size_t len);

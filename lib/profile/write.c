@@ -1,0 +1,219 @@
+/*
+ * write.c - the records of a profile's sites, with what a judged or
+ * merged site carries beyond the runtime's (sure, votes, samples, ways)
+ *
+ * The fields every site has are written by the runtime's formatter
+ * (lib/runtime/format.c), so that there is one writer of the format.
+ */
+#include <string.h>
+
+#include "profile.h"
+
+const char *lp_sure_name(enum lp_sure s)
+{
+	switch (s) {
+	case LP_SURE_MEASURED:
+		return "";
+	case LP_SURE_EXACT:
+		return "exact";
+	case LP_SURE_ESTIMATED:
+		return "estimated";
+	case LP_SURE_AMBIGUOUS:
+		return "ambiguous";
+	case LP_SURE_UNJUDGEABLE:
+		return "unjudgeable";
+	}
+	return "";
+}
+
+int lp_sure_parse(const char *s, size_t n, enum lp_sure *out)
+{
+	enum lp_sure k;
+
+	/* an empty field would be a measured site written the long way */
+	for (k = LP_SURE_EXACT; k <= LP_SURE_UNJUDGEABLE; k++) {
+		const char *name = lp_sure_name(k);
+		size_t i;
+
+		for (i = 0; i < n && name[i] == s[i]; i++)
+			;
+		if (i == n && !name[n]) {
+			*out = k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
+		       uint64_t incorrect, uint64_t constant, long expect,
+		       const char *file, long line, const char *func,
+		       const char *unit, const char *cond, enum lp_sure sure)
+{
+	lp_sink_site_fields(sink, correct, incorrect, constant, expect, file,
+			 line, func, unit, cond);
+	if (sure != LP_SURE_MEASURED) {
+		lp_sink_putc(sink, '\t');
+		lp_sink_str(sink, lp_sure_name(sure));
+	}
+	lp_sink_putc(sink, '\n');
+}
+
+/* A text field, escaped unless the reader found it needs no escape. */
+static void sink_text(struct lp_sink *sink, const char *s, unsigned plain,
+		      unsigned bit)
+{
+	if (plain & bit)
+		lp_sink_str(sink, s);
+	else
+		lp_sink_escaped(sink, s);
+}
+
+static char *put_str(char *p, const char *s, size_t n, char sep)
+{
+	memcpy(p, s, n);
+	p[n] = sep;
+	return p + n + 1;
+}
+
+#define PLAIN_ALL \
+	(LP_PLAIN_FILE | LP_PLAIN_FUNC | LP_PLAIN_UNIT | LP_PLAIN_COND)
+
+/*
+ * The record of a site whose text needs no escape, formatted straight
+ * into the buffer when it has room: a merge writes a million of them,
+ * and a call per field was most of its writing.  0 when it had no room.
+ */
+static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
+{
+	size_t nf = strlen(s->file), nfn = strlen(s->func);
+	size_t nu = strlen(s->unit), nc = strlen(s->cond);
+	/* the text, and room for 12 numbers, the sure word and the TABs */
+	size_t need = nf + nfn + nu + nc + 12 * 21 + 16 + 20;
+	const char *sure = lp_sure_name(s->sure);
+	char *p;
+
+	if (sink->error || need > sink->cap - sink->len)
+		return 0;
+	p = sink->buf + sink->len;
+	p = put_str(p, "site", 4, '\t');
+	p = lp_put_u64(p, s->correct);
+	*p++ = '\t';
+	p = lp_put_u64(p, s->incorrect);
+	*p++ = '\t';
+	p = lp_put_u64(p, s->constant);
+	*p++ = '\t';
+	if (s->expect == LP_EXPECT_UNKNOWN) {
+		*p++ = '?';
+	} else if (s->expect == LP_EXPECT_IF) {
+		*p++ = 'i';
+		*p++ = 'f';
+	} else if (s->expect < 0) {
+		*p++ = '-';
+		p = lp_put_u64(p, (uint64_t)0 - (uint64_t)s->expect);
+	} else {
+		p = lp_put_u64(p, (uint64_t)s->expect);
+	}
+	*p++ = '\t';
+	p = put_str(p, s->file, nf, '\t');
+	p = lp_put_u64(p, (uint64_t)s->line);
+	*p++ = '\t';
+	p = put_str(p, s->func, nfn, '\t');
+	p = put_str(p, s->unit, nu, '\t');
+	p = put_str(p, s->cond, nc, '\t');
+	p--;                    /* the TAB goes only before sure */
+	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples ||
+	    s->has_procs) {
+		*p++ = '\t';
+		p = put_str(p, sure, strlen(sure), '\t');
+		p--;
+	}
+	if (s->has_votes || s->has_samples || s->has_procs)
+		*p++ = '\t';
+	if (s->has_votes) {
+		p = lp_put_u64(p, s->votes_right);
+		*p++ = '\t';
+		p = lp_put_u64(p, s->votes_wrong);
+	} else if (s->has_samples || s->has_procs) {
+		*p++ = '\t';
+	}
+	if (s->has_samples) {
+		*p++ = '\t';
+		p = lp_put_u64(p, s->samp_right);
+		*p++ = '\t';
+		p = lp_put_u64(p, s->samp_wrong);
+	} else if (s->has_procs) {
+		*p++ = '\t';
+		*p++ = '\t';
+	}
+	if (s->has_procs) {
+		*p++ = '\t';
+		p = lp_put_u64(p, s->procs_right);
+		*p++ = '\t';
+		p = lp_put_u64(p, s->procs_wrong);
+		*p++ = '\t';
+		p = lp_put_u64(p, s->procs_both);
+	}
+	*p++ = '\n';
+	sink->len = (size_t)(p - sink->buf);
+	return 1;
+}
+
+void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
+{
+	if (!sink->unexpand && (s->plain & PLAIN_ALL) == PLAIN_ALL &&
+	    s->line >= 0 && put_plain_site(sink, s))
+		return;
+	if (sink->unexpand || !s->plain) {
+		lp_sink_site_fields(sink, s->correct, s->incorrect, s->constant,
+				 s->expect, s->file, s->line, s->func,
+				 s->unit, s->cond);
+	} else {
+		lp_sink_site_counts(sink, s->correct, s->incorrect, s->constant,
+				 s->expect);
+		sink_text(sink, s->file, s->plain, LP_PLAIN_FILE);
+		lp_sink_putc(sink, '\t');
+		lp_sink_long(sink, s->line);
+		lp_sink_putc(sink, '\t');
+		sink_text(sink, s->func, s->plain, LP_PLAIN_FUNC);
+		lp_sink_putc(sink, '\t');
+		sink_text(sink, s->unit, s->plain, LP_PLAIN_UNIT);
+		lp_sink_putc(sink, '\t');
+		sink_text(sink, s->cond, s->plain, LP_PLAIN_COND);
+	}
+	/*
+	 * votes come after sure, so a site with votes writes it, maybe
+	 * empty; samples come after votes, which are then empty if need be
+	 */
+	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples ||
+	    s->has_procs) {
+		lp_sink_putc(sink, '\t');
+		lp_sink_str(sink, lp_sure_name(s->sure));
+	}
+	if (s->has_votes) {
+		lp_sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->votes_right);
+		lp_sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->votes_wrong);
+	} else if (s->has_samples || s->has_procs) {
+		lp_sink_str(sink, "\t\t");
+	}
+	if (s->has_samples) {
+		lp_sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->samp_right);
+		lp_sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->samp_wrong);
+	} else if (s->has_procs) {
+		lp_sink_str(sink, "\t\t");
+	}
+	if (s->has_procs) {
+		lp_sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->procs_right);
+		lp_sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->procs_wrong);
+		lp_sink_putc(sink, '\t');
+		lp_sink_u64(sink, s->procs_both);
+	}
+	lp_sink_putc(sink, '\n');
+}
+

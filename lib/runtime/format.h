@@ -1,0 +1,81 @@
+/*
+ * format.h - the one writer of the profile format's records
+ * (lib/runtime/format.c; doc/FORMAT.md)
+ *
+ * The runtime writes profiles from an exit handler or a signal handler,
+ * where stdio and malloc are off limits.  These helpers write into a
+ * caller's buffer and are what the tools' writer (lib/profile/) uses
+ * too, so there is one writer of the format.  Everything here is
+ * async-signal-safe.  Not installed.
+ */
+#ifndef LP_FORMAT_H
+#define LP_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LP_PROFILE_VERSION 1
+#define LP_PROFILE_MAGIC "likelyprof-profile"
+
+/* A text sink the writer appends to; flush() empties buf when it is full. */
+struct lp_sink {
+	char *buf;
+	size_t len, cap;
+	/* writes buf[0..len) and sets len to 0; returns 0 or -LP_EIO */
+	int (*flush)(struct lp_sink *sink);
+	void *opaque;                         /* for flush() */
+	int error;                            /* first flush error, sticky */
+	int unexpand;   /* lp_sink_site() writes cond with lp_sink_cond() */
+};
+
+/*! lp_sink_bytes() / lp_sink_str() / lp_sink_u64() / lp_sink_long() :
+ *  Append raw bytes, a NUL-terminated string, or a decimal number.
+ */
+void lp_sink_bytes(struct lp_sink *sink, const char *s, size_t n);
+void lp_sink_str(struct lp_sink *sink, const char *s);
+void lp_sink_u64(struct lp_sink *sink, uint64_t v);
+void lp_sink_long(struct lp_sink *sink, long v);
+
+/*! lp_sink_escaped() :
+ *  Appends @s with the escapes of doc/FORMAT.md.
+ */
+void lp_sink_escaped(struct lp_sink *sink, const char *s);
+
+/*! lp_sink_cond() :
+ *  Appends a condition's text escaped, with hints the header expanded
+ *  inside it (a nested likely()) written back as __builtin_expect(X, C).
+ */
+void lp_sink_cond(struct lp_sink *sink, const char *cond);
+
+/*! lp_sink_header() / lp_sink_meta() / lp_sink_site() / lp_sink_end() :
+ *  Append one record each, with its newline.  @file etc. may be NULL,
+ *  written as empty.
+ */
+void lp_sink_header(struct lp_sink *sink);
+void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value);
+void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
+		  uint64_t constant, long expect, const char *file, long line,
+		  const char *func, const char *unit, const char *cond);
+void lp_sink_end(struct lp_sink *sink, uint64_t count);
+
+/*
+ * The pieces of a site record, for the tools' writer of whole profile
+ * sites (lib/profile/write.c): one byte; the fields up to expect and
+ * the TAB after it; the fields up to cond, without the newline; and a
+ * decimal at @p, returning the end.
+ */
+void lp_sink_putc(struct lp_sink *sink, char c);
+void lp_sink_site_counts(struct lp_sink *sink, uint64_t correct,
+			 uint64_t incorrect, uint64_t constant, long expect);
+void lp_sink_site_fields(struct lp_sink *sink, uint64_t correct,
+			 uint64_t incorrect, uint64_t constant, long expect,
+			 const char *file, long line, const char *func,
+			 const char *unit, const char *cond);
+char *lp_put_u64(char *p, uint64_t v);
+
+/*! lp_sink_finish() :
+ *  Flushes what is left.  @return : 0, or the sticky error.
+ */
+int lp_sink_finish(struct lp_sink *sink);
+
+#endif /* LP_FORMAT_H */
