@@ -324,244 +324,296 @@ static void print_sarif_result(int first, const char *rule, int warning,
 	printf("}");
 }
 
-int cmd_check(int argc, const char **argv)
+/* What the command line asks of check. */
+struct check_opts {
+	struct lp_policy pol;
+	const char **files;
+	size_t nfiles;
+	const char *src, *link;
+	unsigned long long rows;
+	int all, json, sarif, html;
+	double suggest_at;
+	unsigned long long suggest_min;
+};
+
+static void parse_format(struct check_opts *o, const char *v)
 {
-	struct lp_policy pol = LP_POLICY_INIT;
-	struct lp_inputs in;
-	struct lp_tree *tree = NULL;
-	struct lp_place *places = NULL;
-	struct lp_check_entry *e;
-	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
-	const char *src = NULL, *link = NULL, *v;
-	unsigned long long rows = LP_HTML_ROWS;
-	size_t nfiles = 0, n = 0, i, nstale = 0;
-	size_t count[LP_VERDICT_SETTING + 1] = { 0 };
-	const char *last_change = NULL;
-	int all = 0, json = 0, sarif = 0, html = 0, ret;
-	double suggest_at = LP_SUGGEST_AT;
-	unsigned long long suggest_min = LP_SUGGEST_MIN;
-	struct lp_suggestions sug = LP_SUGGESTIONS_INIT;
+	if (!strcmp(v, "json"))
+		o->json = 1;
+	else if (!strcmp(v, "sarif"))
+		o->sarif = 1;
+	else if (!strcmp(v, "html"))
+		o->html = 1;
+	else if (strcmp(v, "text"))
+		lp_usage_error(check_usage, "unknown format '%s'", v);
+}
 
-	if (lp_wants_help(argc, argv)) {
-		fputs(check_usage, stdout);
-		free(files);
-		return LP_EXIT_OK;
-	}
-	for (i = 1; i < (size_t)argc; i++) {
-		int k = (int)i;
+static void parse_check_args(int argc, const char **argv,
+			     struct check_opts *o)
+{
+	const char *v;
+	int k;
 
-		if (lp_policy_option(&pol, argc, argv, &k, check_usage)) {
+	for (k = 1; k < argc; k++) {
+		if (lp_policy_option(&o->pol, argc, argv, &k, check_usage)) {
 		} else if (lp_progress_option(argv[k])) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--src",
 						check_usage))) {
-			src = v;
+			o->src = v;
 		} else if ((v = lp_option_value(argc, argv, &k, "--format",
 						check_usage))) {
-			if (!strcmp(v, "json"))
-				json = 1;
-			else if (!strcmp(v, "sarif"))
-				sarif = 1;
-			else if (!strcmp(v, "html"))
-				html = 1;
-			else if (strcmp(v, "text"))
-				lp_usage_error(check_usage, "unknown format "
-					       "'%s'", v);
+			parse_format(o, v);
 		} else if ((v = lp_option_value(argc, argv, &k,
 						"--suggest-at", check_usage))) {
-			suggest_at = lp_parse_percent("--suggest-at", v,
-						      check_usage);
-			if (suggest_at <= 50.0)
+			o->suggest_at = lp_parse_percent("--suggest-at", v,
+							 check_usage);
+			if (o->suggest_at <= 50.0)
 				lp_usage_error(check_usage, "--suggest-at must "
 					       "be above 50");
 		} else if ((v = lp_option_value(argc, argv, &k, "--suggest-min",
 						check_usage))) {
-			suggest_min = lp_parse_count("--suggest-min", v,
-						     check_usage);
+			o->suggest_min = lp_parse_count("--suggest-min", v,
+							check_usage);
 		} else if ((v = lp_option_value(argc, argv, &k, "--link",
 						check_usage))) {
-			link = v;
+			o->link = v;
 		} else if ((v = lp_option_value(argc, argv, &k, "--rows",
 						check_usage))) {
-			rows = lp_parse_count("--rows", v, check_usage);
+			o->rows = lp_parse_count("--rows", v, check_usage);
 		} else if (!strcmp(argv[k], "--all")) {
-			all = 1;
+			o->all = 1;
 		} else if (!strcmp(argv[k], "--")) {
 			while (++k < argc)
-				files[nfiles++] = argv[k];
+				o->files[o->nfiles++] = argv[k];
 		} else if (argv[k][0] == '-' && argv[k][1]) {
 			lp_usage_error(check_usage, "unknown option '%s'",
 				       argv[k]);
 		} else {
-			files[nfiles++] = argv[k];
+			o->files[o->nfiles++] = argv[k];
 		}
-		i = (size_t)k;
 	}
-	if (!nfiles)
+	if (!o->nfiles)
 		lp_usage_error(check_usage, "no profile given");
-	if (lp_inputs_read(&in, &pol, files, nfiles)) {
-		free(files);
-		lp_inputs_release(&in);
-		return LP_EXIT_ERROR;
-	}
-	if (src)
-		lp_progress(0, "placing %zu site%s in '%s'", in.sites.nr,
-			    lp_plural(in.sites.nr), src);
-	if (src && lp_place_sites(src, &in.sites, &tree, &places)) {
-		free(files);
-		lp_inputs_release(&in);
-		return LP_EXIT_ERROR;
-	}
-	if (lp_suggest(&sug, in.ptrs, in.n, suggest_at, suggest_min) < 0)
-		lp_die("out of memory");
-	lp_progress_end();
-	e = lp_xcalloc(in.sites.nr + 1, sizeof(*e));
-	for (i = 0; i < in.sites.nr; i++) {
-		const struct lp_judged *s = &in.sites.v[i];
-		const struct lp_place *pl = places ? &places[i] : NULL;
+}
+
+/* The judged sites, placed or not, and what check says of them. */
+struct check_run {
+	struct lp_inputs in;
+	struct lp_tree *tree;
+	struct lp_place *places;
+	struct lp_check_entry *e;
+	size_t n;                       /* entries to print */
+	size_t count[LP_VERDICT_SETTING + 1];
+	size_t nstale;                  /* changed in the tree since */
+	const char *last_change;        /* the commit that changed one */
+	struct lp_suggestions sug;
+};
+
+/*
+ * The entries to print: the sites to change, settings, and with --all
+ * every other; a change the tree already made is counted, not printed.
+ */
+static void collect_entries(struct check_run *r, int all)
+{
+	size_t i;
+
+	r->e = lp_xcalloc(r->in.sites.nr + 1, sizeof(*r->e));
+	for (i = 0; i < r->in.sites.nr; i++) {
+		const struct lp_judged *s = &r->in.sites.v[i];
+		const struct lp_place *pl = r->places ? &r->places[i] : NULL;
+		struct lp_check_entry *e = &r->e[r->n];
 
 		if (lp_verdict_changes(s->j.verdict) && lp_place_stale(pl)) {
-			nstale++;
-			if (!last_change && pl->quoted)
-				last_change = pl->quoted;
+			r->nstale++;
+			if (!r->last_change && pl->quoted)
+				r->last_change = pl->quoted;
 			continue;
 		}
-		count[s->j.verdict]++;
+		r->count[s->j.verdict]++;
 		/* a setting is said, as a note: the counts cannot decide it */
 		if (!all && !lp_verdict_changes(s->j.verdict) &&
 		    s->j.verdict != LP_VERDICT_SETTING)
 			continue;
-		e[n].s = s;
-		e[n].pl = pl;
+		e->s = s;
+		e->pl = pl;
 		if (pl && pl->placed) {
-			e[n].path = lp_tree_path(tree, pl->call_file);
-			e[n].line = pl->line;
+			e->path = lp_tree_path(r->tree, pl->call_file);
+			e->line = pl->line;
 		} else {
-			e[n].path = lp_xstrdup(s->file);
-			e[n].line = s->line;
+			e->path = lp_xstrdup(s->file);
+			e->line = s->line;
 		}
-		n++;
+		r->n++;
 	}
-	if (n > 1)
-		qsort(e, n, sizeof(*e), cmp_entry);
-	if (html) {
-		struct lp_html_opts h = { "likelyprof check", link, rows, 0,
-					  &pol, files, nfiles };
+	if (r->n > 1)
+		qsort(r->e, r->n, sizeof(*r->e), cmp_entry);
+}
 
-		lp_html_write(stdout, &in.sites, places, tree, &h);
-		for (i = 0; i < n; i++)
-			free(e[i].path);
-		goto done;
+static void print_sarif(const struct check_run *r)
+{
+	size_t unsure = 0, i;
+
+	for (i = 0; i < r->n; i++)
+		unsure += r->e[i].s->j.verdict == LP_VERDICT_UNSURE;
+	print_sarif_head(unsure > 0, r->count[LP_VERDICT_SETTING] > 0,
+			 r->tree);
+	for (i = 0; i < r->n; i++) {
+		char *msg = lp_site_message(&r->e[i], r->tree);
+		enum lp_verdict verdict = r->e[i].s->j.verdict;
+		const struct lp_place *pl = r->e[i].pl;
+		const char *uri = pl && pl->placed ? pl->call_file->rel
+						   : r->e[i].path;
+
+		print_sarif_result(!i, lp_verdict_name(verdict),
+				   lp_verdict_changes(verdict), msg, uri,
+				   r->e[i].line, direction(r->e[i].s->expect));
+		free(msg);
 	}
-	if (sarif) {
-		size_t unsure = 0;
+	for (i = 0; i < r->sug.nr; i++) {
+		char *msg = suggestion_message(&r->sug.v[i]);
 
-		for (i = 0; i < n; i++)
-			unsure += e[i].s->j.verdict == LP_VERDICT_UNSURE;
-		print_sarif_head(unsure > 0, count[LP_VERDICT_SETTING] > 0,
-				 tree);
-		for (i = 0; i < n; i++) {
-			char *msg = lp_site_message(&e[i], tree);
-			enum lp_verdict verdict = e[i].s->j.verdict;
-
-			const struct lp_place *pl = e[i].pl;
-			const char *uri = pl && pl->placed ?
-				pl->call_file->rel : e[i].path;
-
-			print_sarif_result(!i, lp_verdict_name(verdict),
-					   lp_verdict_changes(verdict), msg,
-					   uri, e[i].line,
-					   direction(e[i].s->expect));
-			free(msg);
-			free(e[i].path);
-		}
-		for (i = 0; i < sug.nr; i++) {
-			char *msg = suggestion_message(&sug.v[i]);
-
-			print_sarif_result(!n && !i, "suggest", 0, msg,
-					   sug.v[i].file, sug.v[i].line,
-					   sug.v[i].likely ? "likely" :
-					   "unlikely");
-			free(msg);
-		}
-		printf("%s    ]\n  }]\n}\n", n + sug.nr ? "\n" : "");
-		goto done;
+		print_sarif_result(!r->n && !i, "suggest", 0, msg,
+				   r->sug.v[i].file, r->sug.v[i].line,
+				   r->sug.v[i].likely ? "likely" : "unlikely");
+		free(msg);
 	}
-	if (json)
-		printf("{\n  \"sites\": [");
-	for (i = 0; i < n; i++) {
-		if (json)
-			print_json(&e[i], !i);
-		else
-			print_text(&e[i], tree);
-		free(e[i].path);
+	printf("%s    ]\n  }]\n}\n", r->n + r->sug.nr ? "\n" : "");
+}
+
+static void print_json_all(const struct check_run *r)
+{
+	const size_t *count = r->count;
+	size_t i;
+
+	printf("{\n  \"sites\": [");
+	for (i = 0; i < r->n; i++)
+		print_json(&r->e[i], !i);
+	printf("%s  ],\n", r->n ? "\n" : "");
+	/* only all-branches profiles have branches to speak of */
+	if (r->sug.branches) {
+		printf("  \"suggestions\": [");
+		for (i = 0; i < r->sug.nr; i++)
+			print_suggestion_json(&r->sug.v[i], !i);
+		printf("%s  ],\n", r->sug.nr ? "\n" : "");
 	}
-	if (json) {
-		printf("%s  ],\n", n ? "\n" : "");
-		/* only all-branches profiles have branches to speak of */
-		if (sug.branches) {
-			printf("  \"suggestions\": [");
-			for (i = 0; i < sug.nr; i++)
-				print_suggestion_json(&sug.v[i], !i);
-			printf("%s  ],\n", sug.nr ? "\n" : "");
-		}
-		printf("  \"summary\": {\"sites\": %zu, \"remove\": "
-		       "%zu, \"flip\": %zu, \"fine\": %zu, \"few\": %zu, "
-		       "\"constant\": %zu, \"never\": %zu",
-		       in.sites.nr, count[LP_VERDICT_REMOVE],
-		       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
-		       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
-		       count[LP_VERDICT_NEVER]);
-		if (sug.branches)
-			printf(", \"branches\": %zu, \"suggestions\": %zu",
-			       sug.branches, sug.nr);
-		if (count[LP_VERDICT_UNSURE])
-			printf(", \"unsure\": %zu", count[LP_VERDICT_UNSURE]);
-		if (count[LP_VERDICT_SETTING])
-			printf(", \"setting\": %zu",
-			       count[LP_VERDICT_SETTING]);
-		printf("}\n}\n");
+	printf("  \"summary\": {\"sites\": %zu, \"remove\": "
+	       "%zu, \"flip\": %zu, \"fine\": %zu, \"few\": %zu, "
+	       "\"constant\": %zu, \"never\": %zu",
+	       r->in.sites.nr, count[LP_VERDICT_REMOVE],
+	       count[LP_VERDICT_FLIP], count[LP_VERDICT_FINE],
+	       count[LP_VERDICT_FEW], count[LP_VERDICT_CONSTANT],
+	       count[LP_VERDICT_NEVER]);
+	if (r->sug.branches)
+		printf(", \"branches\": %zu, \"suggestions\": %zu",
+		       r->sug.branches, r->sug.nr);
+	if (count[LP_VERDICT_UNSURE])
+		printf(", \"unsure\": %zu", count[LP_VERDICT_UNSURE]);
+	if (count[LP_VERDICT_SETTING])
+		printf(", \"setting\": %zu", count[LP_VERDICT_SETTING]);
+	printf("}\n}\n");
+}
+
+static void print_text_all(const struct check_run *r)
+{
+	const size_t *count = r->count;
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		print_text(&r->e[i], r->tree);
+	for (i = 0; i < r->sug.nr; i++)
+		print_suggestion_text(&r->sug.v[i]);
+	/*
+	 * A summary, not a result: stdout stays the warnings.  They go out
+	 * first, so that 2>&1 keeps the summary last.
+	 */
+	fflush(stdout);
+	fprintf(stderr, "likelyprof: %zu of %zu site%s to change "
+		"(%zu remove, %zu flip); %zu fine, %zu too few "
+		"evaluations, %zu constant, %zu never run",
+		count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
+		r->in.sites.nr, lp_plural(r->in.sites.nr),
+		count[LP_VERDICT_REMOVE], count[LP_VERDICT_FLIP],
+		count[LP_VERDICT_FINE], count[LP_VERDICT_FEW],
+		count[LP_VERDICT_CONSTANT], count[LP_VERDICT_NEVER]);
+	if (count[LP_VERDICT_UNSURE])
+		fprintf(stderr, ", %zu not judged from the binary",
+			count[LP_VERDICT_UNSURE]);
+	if (count[LP_VERDICT_SETTING])
+		fprintf(stderr, ", %zu following a setting",
+			count[LP_VERDICT_SETTING]);
+	if (r->sug.branches)
+		fprintf(stderr, "; %zu of %zu unannotated branches "
+			"could take a hint", r->sug.nr, r->sug.branches);
+	fputc('\n', stderr);
+}
+
+static void check_run_release(struct check_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		free(r->e[i].path);
+	free(r->e);
+	lp_suggestions_release(&r->sug);
+	if (r->places)
+		lp_place_release(r->places, r->in.sites.nr);
+	free(r->places);
+	lp_tree_free(r->tree);
+	lp_inputs_release(&r->in);
+}
+
+int cmd_check(int argc, const char **argv)
+{
+	struct check_opts o;
+	struct check_run r;
+	int ret;
+
+	if (lp_wants_help(argc, argv)) {
+		fputs(check_usage, stdout);
+		return LP_EXIT_OK;
+	}
+	memset(&o, 0, sizeof(o));
+	memset(&r, 0, sizeof(r));
+	o.pol = (struct lp_policy)LP_POLICY_INIT;
+	o.rows = LP_HTML_ROWS;
+	o.suggest_at = LP_SUGGEST_AT;
+	o.suggest_min = LP_SUGGEST_MIN;
+	o.files = lp_xcalloc((size_t)argc, sizeof(char *));
+	parse_check_args(argc, argv, &o);
+	ret = LP_EXIT_ERROR;
+	if (lp_inputs_read(&r.in, &o.pol, o.files, o.nfiles))
+		goto out;
+	if (o.src)
+		lp_progress(0, "placing %zu site%s in '%s'", r.in.sites.nr,
+			    lp_plural(r.in.sites.nr), o.src);
+	if (o.src && lp_place_sites(o.src, &r.in.sites, &r.tree, &r.places))
+		goto out;
+	if (lp_suggest(&r.sug, r.in.ptrs, r.in.n, o.suggest_at,
+		       o.suggest_min) < 0)
+		lp_die("out of memory");
+	lp_progress_end();
+	collect_entries(&r, o.all);
+	if (o.html) {
+		struct lp_html_opts h = { "likelyprof check", o.link, o.rows,
+					  0, &o.pol, o.files, o.nfiles };
+
+		lp_html_write(stdout, &r.in.sites, r.places, r.tree, &h);
+	} else if (o.sarif) {
+		print_sarif(&r);
+	} else if (o.json) {
+		print_json_all(&r);
 	} else {
-		for (i = 0; i < sug.nr; i++)
-			print_suggestion_text(&sug.v[i]);
-		/*
-		 * A summary, not a result: stdout stays the warnings.  They
-		 * go out first, so that 2>&1 keeps the summary last.
-		 */
-		fflush(stdout);
-		fprintf(stderr, "likelyprof: %zu of %zu site%s to change "
-			"(%zu remove, %zu flip); %zu fine, %zu too few "
-			"evaluations, %zu constant, %zu never run",
-			count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
-			in.sites.nr, lp_plural(in.sites.nr),
-			count[LP_VERDICT_REMOVE], count[LP_VERDICT_FLIP],
-			count[LP_VERDICT_FINE], count[LP_VERDICT_FEW],
-			count[LP_VERDICT_CONSTANT], count[LP_VERDICT_NEVER]);
-		if (count[LP_VERDICT_UNSURE])
-			fprintf(stderr, ", %zu not judged from the binary",
-				count[LP_VERDICT_UNSURE]);
-		if (count[LP_VERDICT_SETTING])
-			fprintf(stderr, ", %zu following a setting",
-				count[LP_VERDICT_SETTING]);
-		if (sug.branches)
-			fprintf(stderr, "; %zu of %zu unannotated branches "
-				"could take a hint", sug.nr, sug.branches);
-		fputc('\n', stderr);
+		print_text_all(&r);
 	}
-	if (nstale)
+	if (!o.html && !o.sarif && r.nstale)
 		lp_note("the profile is older than the tree: %zu site%s "
-			"changed since%s%s", nstale, nstale == 1 ? "" : "s",
-			last_change ? ", by " : "",
-			last_change ? last_change : "");
-done:
-	ret = count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP] ?
+			"changed since%s%s", r.nstale, r.nstale == 1 ? "" : "s",
+			r.last_change ? ", by " : "",
+			r.last_change ? r.last_change : "");
+	ret = r.count[LP_VERDICT_REMOVE] + r.count[LP_VERDICT_FLIP] ?
 		LP_EXIT_FINDINGS : LP_EXIT_OK;
-	free(e);
-	lp_suggestions_release(&sug);
-	if (places)
-		lp_place_release(places, in.sites.nr);
-	free(places);
-	lp_tree_free(tree);
-	lp_inputs_release(&in);
-	free(files);
+out:
+	check_run_release(&r);
+	free(o.files);
 	return ret;
 }
