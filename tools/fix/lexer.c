@@ -167,120 +167,138 @@ static int directive_is(const struct lp_lexed *lx, size_t dir,
 	       lp_tok_is(lx, dir + 1, name);
 }
 
+/*
+ * Steps over spaces, newlines and comments from @p; a newline ends a
+ * directive and starts a line.  @return : where the next token starts,
+ * or c->len.
+ */
+static size_t skip_space(const struct cursor *c, size_t p, int *bol,
+			 int *in_dir)
+{
+	for (;;) {
+		char ch;
+
+		p = skip_splices(c, p);
+		if (p >= c->len)
+			return c->len;
+		ch = c->buf[p];
+		if (ch == '\n') {
+			*in_dir = 0;
+			*bol = 1;
+			p++;
+		} else if (ch == ' ' || ch == '\t' || ch == '\r' ||
+			   ch == '\f' || ch == '\v') {
+			p++;
+		} else if (ch == '/' && at(c, p + 1) == '*') {
+			p = step(c, step(c, p));
+			while (p < c->len && !(at(c, p) == '*' &&
+					       at(c, step(c, p)) == '/'))
+				p = step(c, p);
+			p = p < c->len ? step(c, step(c, p)) : c->len;
+		} else if (ch == '/' && at(c, step(c, p)) == '/') {
+			while (p < c->len && at(c, p) != '\n')
+				p = step(c, p);
+		} else {
+			return p;
+		}
+	}
+}
+
+/* An identifier, or a string or character with a prefix (L"", u8''). */
+static size_t lex_ident(const struct cursor *c, size_t p,
+			struct lp_token *t)
+{
+	char ch = c->buf[p];
+	size_t q = p;
+
+	while (q < c->len && is_ident_char((unsigned char)at(c, q)))
+		q = step(c, q);
+	/* L"", u8'', R"(...)" are not handled as raw */
+	if (at(c, q) == '"' || at(c, q) == '\'') {
+		size_t n = q - p;
+
+		if ((n == 1 && (ch == 'L' || ch == 'u' || ch == 'U')) ||
+		    (n == 2 && ch == 'u' && at(c, step(c, p)) == '8')) {
+			char quote = at(c, q);
+
+			t->kind = quote == '"' ? LP_TOK_STRING : LP_TOK_CHAR;
+			return skip_quoted(c, q, quote);
+		}
+	}
+	t->kind = LP_TOK_IDENT;
+	return q;
+}
+
+/* A preprocessing number: digits, letters, '.', e+ and the like, 1'000. */
+static size_t lex_number(const struct cursor *c, size_t p)
+{
+	for (;;) {
+		char d = at(c, p);
+
+		if ((d == 'e' || d == 'E' || d == 'p' || d == 'P') &&
+		    (at(c, step(c, p)) == '+' || at(c, step(c, p)) == '-'))
+			p = step(c, step(c, p));
+		else if (is_ident_char((unsigned char)d) || d == '.' ||
+			 (d == '\'' &&
+			  is_ident_char((unsigned char)at(c, step(c, p)))))
+			p = step(c, p);
+		else
+			return p;
+	}
+}
+
+/* The token that starts at @p, into @t; @return : where it ends. */
+static size_t lex_token(const struct cursor *c, size_t p, struct lp_token *t,
+			int header_next)
+{
+	char ch = c->buf[p];
+
+	if (header_next && ch == '<') {
+		t->kind = LP_TOK_STRING;
+		while (p < c->len && at(c, p) != '>' && at(c, p) != '\n')
+			p = step(c, p);
+		return at(c, p) == '>' ? step(c, p) : p;
+	}
+	if (is_ident_start((unsigned char)ch))
+		return lex_ident(c, p, t);
+	if (is_digit(ch) || (ch == '.' && is_digit(at(c, step(c, p))))) {
+		t->kind = LP_TOK_NUMBER;
+		return lex_number(c, p);
+	}
+	if (ch == '"' || ch == '\'') {
+		t->kind = ch == '"' ? LP_TOK_STRING : LP_TOK_CHAR;
+		return skip_quoted(c, p, ch);
+	}
+	if (ch && strchr("[](){}.-+&*~!/%<>^|?:;=,#", ch)) {
+		t->kind = LP_TOK_PUNCT;
+		return p + punct_len(c, p);
+	}
+	t->kind = LP_TOK_OTHER;
+	return p + 1;
+}
+
+/* A token that holds a backslash-newline (or a string, a newline). */
+static void mark_spliced(const struct cursor *c, struct lp_token *t)
+{
+	int quoted = t->kind == LP_TOK_STRING || t->kind == LP_TOK_CHAR;
+
+	if (memchr(c->buf + t->start, quoted ? '\n' : '\\',
+		   t->end - t->start))
+		t->flags |= LP_TOKF_SPLICED;
+}
+
 static void tokenize(struct lp_lexed *lx)
 {
 	struct cursor c = { lx->buf, lx->len };
 	size_t p = 0, dir = 0;
 	int bol = 1, in_dir = 0, header_next = 0;
 
-	for (;;) {
-		struct lp_token *t;
-		size_t start;
-		char ch;
+	while ((p = skip_space(&c, p, &bol, &in_dir)) < c.len) {
+		struct lp_token *t = push(lx);
 
-		p = skip_splices(&c, p);
-		if (p >= c.len)
-			break;
-		ch = c.buf[p];
-		if (ch == '\n') {
-			in_dir = 0;
-			bol = 1;
-			p++;
-			continue;
-		}
-		if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' ||
-		    ch == '\v') {
-			p++;
-			continue;
-		}
-		if (ch == '/' && at(&c, p + 1) == '*') {
-			p = step(&c, step(&c, p));
-			while (p < c.len && !(at(&c, p) == '*' &&
-					      at(&c, step(&c, p)) == '/'))
-				p = step(&c, p);
-			p = p < c.len ? step(&c, step(&c, p)) : c.len;
-			continue;
-		}
-		if (ch == '/' && at(&c, step(&c, p)) == '/') {
-			while (p < c.len && at(&c, p) != '\n')
-				p = step(&c, p);
-			continue;
-		}
-		start = p;
-		t = push(lx);
-		t->start = start;
-		if (header_next && ch == '<') {
-			t->kind = LP_TOK_STRING;
-			while (p < c.len && at(&c, p) != '>' &&
-			       at(&c, p) != '\n')
-				p = step(&c, p);
-			if (at(&c, p) == '>')
-				p = step(&c, p);
-		} else if (is_ident_start((unsigned char)ch)) {
-			size_t q = p;
-
-			while (q < c.len && is_ident_char((unsigned char)
-							  at(&c, q)))
-				q = step(&c, q);
-			/* L"", u8'', R"(...)" are not handled as raw */
-			if (at(&c, q) == '"' || at(&c, q) == '\'') {
-				size_t n = q - p;
-
-				if ((n == 1 && (ch == 'L' || ch == 'u' ||
-						ch == 'U')) ||
-				    (n == 2 && ch == 'u' &&
-				     at(&c, step(&c, p)) == '8')) {
-					char quote = at(&c, q);
-
-					t->kind = quote == '"' ? LP_TOK_STRING
-							       : LP_TOK_CHAR;
-					p = skip_quoted(&c, q, quote);
-					goto done;
-				}
-			}
-			t->kind = LP_TOK_IDENT;
-			p = q;
-		} else if (is_digit(ch) ||
-			   (ch == '.' && is_digit(at(&c, step(&c, p))))) {
-			t->kind = LP_TOK_NUMBER;
-			for (;;) {
-				char d = at(&c, p);
-
-				if ((d == 'e' || d == 'E' || d == 'p' ||
-				     d == 'P') &&
-				    (at(&c, step(&c, p)) == '+' ||
-				     at(&c, step(&c, p)) == '-')) {
-					p = step(&c, step(&c, p));
-				} else if (is_ident_char((unsigned char)d) ||
-					   d == '.' ||
-					   (d == '\'' && is_ident_char(
-					    (unsigned char)at(&c,
-							      step(&c, p))))) {
-					p = step(&c, p);
-				} else {
-					break;
-				}
-			}
-		} else if (ch == '"' || ch == '\'') {
-			t->kind = ch == '"' ? LP_TOK_STRING : LP_TOK_CHAR;
-			p = skip_quoted(&c, p, ch);
-		} else if (ch && strchr("[](){}.-+&*~!/%<>^|?:;=,#", ch)) {
-			t->kind = LP_TOK_PUNCT;
-			p += punct_len(&c, p);
-		} else {
-			t->kind = LP_TOK_OTHER;
-			p++;
-		}
-done:
-		t->end = p;
-		if (memchr(c.buf + t->start, '\\', t->end - t->start) &&
-		    t->kind != LP_TOK_STRING && t->kind != LP_TOK_CHAR)
-			t->flags |= LP_TOKF_SPLICED;
-		else if (t->kind == LP_TOK_STRING || t->kind == LP_TOK_CHAR) {
-			if (memchr(c.buf + t->start, '\n',
-				   t->end - t->start))
-				t->flags |= LP_TOKF_SPLICED;
-		}
+		t->start = p;
+		p = t->end = lex_token(&c, p, t, header_next);
+		mark_spliced(&c, t);
 		header_next = 0;
 		if (bol) {
 			t->flags |= LP_TOKF_BOL;
