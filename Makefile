@@ -55,7 +55,8 @@ RT_SRC   = $(wildcard lib/runtime/*.c)
 RT_SHARED_SRC = lib/runtime/format.c lib/runtime/error.c lib/runtime/mark.c
 # The profile library (lib/profile/) serves the command only.
 PROF_SRC = $(wildcard lib/profile/*.c)
-TOOL_SRC = $(wildcard tools/*.c tools/as/*.c tools/fix/*.c tools/report/*.c \
+TOOL_SRC = $(wildcard tools/*.c tools/as/*.c tools/cc/*.c tools/fix/*.c \
+	tools/report/*.c \
 	tools/judge/*.c)
 TOOL_MAIN = tools/main.c
 
