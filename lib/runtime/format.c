@@ -10,7 +10,7 @@
 #include "likelyprof.h"
 #include "simd.h"
 
-void lp_sink_putc(struct lp_sink *sink, char c)
+static void sink_putc(struct lp_sink *sink, char c)
 {
 	if (sink->len == sink->cap) {
 		if (sink->error || sink->flush(sink) < 0) {
@@ -50,7 +50,7 @@ void lp_sink_str(struct lp_sink *sink, const char *s)
 }
 
 /* Writes @v in decimal at @p; returns the end. */
-char *lp_put_u64(char *p, uint64_t v)
+static char *put_u64(char *p, uint64_t v)
 {
 	char d[24];
 	size_t i = sizeof(d);
@@ -67,13 +67,13 @@ void lp_sink_u64(struct lp_sink *sink, uint64_t v)
 {
 	char digits[24];
 
-	lp_sink_bytes(sink, digits, (size_t)(lp_put_u64(digits, v) - digits));
+	lp_sink_bytes(sink, digits, (size_t)(put_u64(digits, v) - digits));
 }
 
 void lp_sink_long(struct lp_sink *sink, long v)
 {
 	if (v < 0) {
-		lp_sink_putc(sink, '-');
+		sink_putc(sink, '-');
 		/* negate unsigned: LONG_MIN has no positive twin */
 		lp_sink_u64(sink, (uint64_t)0 - (uint64_t)v);
 	} else {
@@ -229,55 +229,55 @@ void lp_sink_header(struct lp_sink *sink)
 	lp_sink_str(sink, "# likelyprof profile, see doc/FORMAT.md\n"
 			  LP_PROFILE_MAGIC "\t");
 	lp_sink_u64(sink, LP_PROFILE_VERSION);
-	lp_sink_putc(sink, '\n');
+	sink_putc(sink, '\n');
 }
 
 void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value)
 {
 	lp_sink_str(sink, "meta\t");
 	lp_sink_escaped(sink, key);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 	lp_sink_escaped(sink, value);
-	lp_sink_putc(sink, '\n');
+	sink_putc(sink, '\n');
 }
 
 /* A site record's first fields: up to its expect, and the TAB after. */
-void lp_sink_site_counts(struct lp_sink *sink, uint64_t correct,
+static void sink_site_counts(struct lp_sink *sink, uint64_t correct,
 			     uint64_t incorrect, uint64_t constant,
 			     long expect)
 {
 	lp_sink_str(sink, "site\t");
 	lp_sink_u64(sink, correct);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 	lp_sink_u64(sink, incorrect);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 	lp_sink_u64(sink, constant);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 	if (expect == LP_EXPECT_UNKNOWN)
-		lp_sink_putc(sink, '?');
+		sink_putc(sink, '?');
 	else if (expect == LP_EXPECT_IF)
 		lp_sink_str(sink, "if");
 	else
 		lp_sink_long(sink, expect);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 }
 
 /* One site record up to its cond, without the newline. */
-void lp_sink_site_fields(struct lp_sink *sink, uint64_t correct,
+static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 			     uint64_t incorrect, uint64_t constant,
 			     long expect, const char *file, long line,
 			     const char *func, const char *unit,
 			     const char *cond)
 {
-	lp_sink_site_counts(sink, correct, incorrect, constant, expect);
+	sink_site_counts(sink, correct, incorrect, constant, expect);
 	lp_sink_escaped(sink, file);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 	lp_sink_long(sink, line);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 	lp_sink_escaped(sink, func);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 	lp_sink_escaped(sink, unit);
-	lp_sink_putc(sink, '\t');
+	sink_putc(sink, '\t');
 	/* only the runtime's text holds the header's expansion */
 	if (sink->unexpand)
 		lp_sink_cond(sink, cond);
@@ -289,16 +289,16 @@ void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
 		  uint64_t constant, long expect, const char *file, long line,
 		  const char *func, const char *unit, const char *cond)
 {
-	lp_sink_site_fields(sink, correct, incorrect, constant, expect, file,
+	sink_site_fields(sink, correct, incorrect, constant, expect, file,
 			 line, func, unit, cond);
-	lp_sink_putc(sink, '\n');
+	sink_putc(sink, '\n');
 }
 
 void lp_sink_end(struct lp_sink *sink, uint64_t count)
 {
 	lp_sink_str(sink, "end\t");
 	lp_sink_u64(sink, count);
-	lp_sink_putc(sink, '\n');
+	sink_putc(sink, '\n');
 }
 
 int lp_sink_finish(struct lp_sink *sink)
@@ -306,4 +306,33 @@ int lp_sink_finish(struct lp_sink *sink)
 	if (!sink->error && sink->len && sink->flush(sink) < 0)
 		sink->error = -LP_EIO;
 	return sink->error;
+}
+
+/*
+ * The pieces above for the tools' writer (lib/profile/write.c): wrappers,
+ * so that inside this file the compiler still inlines them where it did.
+ */
+void lp_sink_putc(struct lp_sink *sink, char c)
+{
+	sink_putc(sink, c);
+}
+
+char *lp_put_u64(char *p, uint64_t v)
+{
+	return put_u64(p, v);
+}
+
+void lp_sink_site_counts(struct lp_sink *sink, uint64_t correct,
+			 uint64_t incorrect, uint64_t constant, long expect)
+{
+	sink_site_counts(sink, correct, incorrect, constant, expect);
+}
+
+void lp_sink_site_fields(struct lp_sink *sink, uint64_t correct,
+			 uint64_t incorrect, uint64_t constant, long expect,
+			 const char *file, long line, const char *func,
+			 const char *unit, const char *cond)
+{
+	sink_site_fields(sink, correct, incorrect, constant, expect, file,
+			 line, func, unit, cond);
 }
