@@ -295,6 +295,34 @@ static int first_param(const struct lp_lexed *lx, const struct lp_define *d,
  * A spelling of __builtin_expect: a function-like macro whose body, bare
  * or in parentheses, is one call of a known spelling on its parameter.
  */
+/* Tokens [*@from, *@to) without the parentheses around all of them. */
+static void unparen(const struct lp_lexed *lx, size_t *from, size_t *to)
+{
+	while (*to - *from >= 2 && lp_tok_is(lx, *from, "(") &&
+	       lx->tok[*from].match == *to - 1) {
+		++*from;
+		--*to;
+	}
+}
+
+/*
+ * The expected value of a hint's value argument [@vf, @vt): 1 or 0, or
+ * LP_EXPECT_UNKNOWN with *@value the parameter of @d that gives it
+ * (libecb's __builtin_expect ((expr),(value))); -1 when it is neither.
+ */
+static long value_arg(const struct lp_lexed *lx, const struct lp_define *d,
+		      size_t vf, size_t vt, int *value)
+{
+	long expect = lp_tok_bool(lx, vf, vt);
+
+	if (expect >= 0)
+		return expect;
+	unparen(lx, &vf, &vt);
+	if (vt - vf != 1 || (*value = param_index(lx, d, vf)) < 0)
+		return -1;
+	return LP_EXPECT_UNKNOWN;
+}
+
 static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 		       const struct lp_define *d)
 {
@@ -306,11 +334,7 @@ static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 
 	if (!d->funclike || !d->nparams)
 		return 0;
-	while (to - from >= 2 && lp_tok_is(lx, from, "(") &&
-	       lx->tok[from].match == to - 1) {
-		from++;
-		to--;
-	}
+	unparen(lx, &from, &to);
 	if (to - from < 3 || !lp_tok_is(lx, from + 1, "(") ||
 	    lx->tok[from + 1].match != to - 1)
 		return 0;
@@ -324,13 +348,9 @@ static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 		if (n != 2)
 			goto no;
 		cond = first_param(lx, d, af[0], at[0]);
-		expect = lp_tok_bool(lx, af[1], at[1]);
-		if (expect < 0) {
-			if (at[1] - af[1] != 1 ||
-			    (value = param_index(lx, d, af[1])) < 0)
-				goto no;
-			expect = LP_EXPECT_UNKNOWN;
-		}
+		expect = value_arg(lx, d, af[1], at[1], &value);
+		if (expect == -1)
+			goto no;
 	} else if ((inner = lp_tok_hint(t, lx, from))) {
 		n = lp_tok_args(lx, from + 1, af, at, 3);
 		if (n != inner->nargs)
@@ -339,16 +359,10 @@ static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 				   at[inner->cond_arg]);
 		expect = inner->expect;
 		if (inner->value_arg >= 0) {
-			size_t vf = af[inner->value_arg];
-			size_t vt = at[inner->value_arg];
-
-			expect = lp_tok_bool(lx, vf, vt);
-			if (expect < 0) {
-				if (vt - vf != 1 ||
-				    (value = param_index(lx, d, vf)) < 0)
-					goto no;
-				expect = LP_EXPECT_UNKNOWN;
-			}
+			expect = value_arg(lx, d, af[inner->value_arg],
+					   at[inner->value_arg], &value);
+			if (expect == -1)
+				goto no;
 		}
 	} else {
 		goto no;
