@@ -74,6 +74,16 @@ static int is_matched(const struct lp_lexed *lx, size_t i, const char *s)
  * True when the identifier at @i follows a parameter list, maybe through
  * other such words: ") A B" or ") A(x) B".  "struct s {" and "= {" do not.
  */
+/* The words whose parentheses hold attributes, not parameters. */
+static int attribute_keyword(const struct lp_lexed *lx, size_t i)
+{
+	static const char *const kw[] = {
+		"__attribute__", "__attribute", "__declspec", "alignas",
+		"_Alignas", "__alignas",
+	};
+	return lp_tok_is_any(lx, i, kw, sizeof(kw) / sizeof(kw[0]));
+}
+
 static int after_params(const struct lp_lexed *lx, size_t i)
 {
 	size_t k = lp_tok_prev_live(lx, i);
@@ -82,6 +92,15 @@ static int after_params(const struct lp_lexed *lx, size_t i)
 		if (is_matched(lx, k, ")")) {
 			size_t b = lp_tok_prev_live(lx, lx->tok[k].match);
 
+			/*
+			 * __attribute__((noinline)) is no parameter list: in
+			 * "__attribute__((noinline)) static long scan(long n)"
+			 * scan() is the function, not an attribute after one
+			 */
+			if (b != LP_NO_MATCH && attribute_keyword(lx, b)) {
+				k = lp_tok_prev_live(lx, b);
+				continue;
+			}
 			/* "A(x)" before us is another attribute macro */
 			if (b != LP_NO_MATCH && attr_word(lx, b) &&
 			    lp_tok_prev_live(lx, b) != LP_NO_MATCH &&
