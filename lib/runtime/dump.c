@@ -645,7 +645,8 @@ void lp__write_stderr(const char *msg, size_t len)
 	struct stat st;
 	ssize_t r;
 
-	if (!lp__rt.have_stderr || fstat(2, &st) || st.st_dev != lp__rt.stderr_dev ||
+	if (!lp__rt.have_stderr || fstat(2, &st) ||
+	    st.st_dev != lp__rt.stderr_dev ||
 	    st.st_ino != lp__rt.stderr_ino)
 		return;
 	r = write(2, msg, len);

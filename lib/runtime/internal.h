@@ -170,7 +170,9 @@ const void *lp__module_base(const void *anchor);
 void lp__build_note(const void *anchor);
 struct lp_module *lp__module_find(const struct lp_site *site);
 int lp__same_sites(const struct lp_site *a, const struct lp_site *b, size_t n);
-struct lp_module *lp__module_get(const struct lp_site *first, const struct lp_site *last, const void *anchor);
+struct lp_module *lp__module_get(const struct lp_site *first,
+				 const struct lp_site *last,
+				 const void *anchor);
 void lp__slot_harvest(struct lp_slot *s);
 void lp__thread_arm_exit(struct lp_thread *t);
 void lp__thread_exit(void *arg);

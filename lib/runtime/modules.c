@@ -370,7 +370,8 @@ LP_API void lp__module_remove(const struct lp_site *first,
 {
 	int saved = errno;
 	struct lp_module *m = NULL, *it;
-	const void *base = lp__module_base(anchor ? anchor : (const void *)first);
+	const void *base = lp__module_base(anchor ? anchor
+						  : (const void *)first);
 	struct lp_thread *t;
 	struct lp_dynsite *d;
 

@@ -300,7 +300,8 @@ static struct lp_dynsite *dyn_find(const struct lp_site *key)
 
 	if (!lp__rt.dyn_buckets)
 		return NULL;
-	for (d = lp__rt.dyn_hash[dyn_hash(key) % lp__rt.dyn_buckets]; d; d = d->next)
+	for (d = lp__rt.dyn_hash[dyn_hash(key) % lp__rt.dyn_buckets]; d;
+	     d = d->next)
 		if (d->key == key)
 			return d;
 	return NULL;
@@ -313,7 +314,8 @@ static struct lp_dynsite *dyn_get(const struct lp_site *key,
 	struct lp_dynsite *d;
 
 	if (lp__rt.dyn_n >= lp__rt.dyn_buckets) {
-		size_t nb = lp__rt.dyn_buckets ? lp__rt.dyn_buckets * 4 : 256, i;
+		size_t nb = lp__rt.dyn_buckets ? lp__rt.dyn_buckets * 4 : 256;
+		size_t i;
 		struct lp_dynsite **tab = lp__arena_alloc(nb * sizeof(*tab));
 
 		if (!tab)
