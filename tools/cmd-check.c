@@ -28,6 +28,7 @@
 static const char check_usage[] =
 	"usage: likelyprof check [--flip-at PCT] [--remove-at PCT] "
 	"[--min-hits N] [--no-flip]\n"
+	"                        [--setting-processes N]\n"
 	"                        [--src DIR] [--format text|json|sarif|html] "
 	"[--all]\n"
 	"                        [--link URL] [--rows N] FILE...\n"

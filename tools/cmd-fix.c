@@ -211,9 +211,10 @@ static void note_settings(const struct lp_judged_list *J)
 	for (i = 0; i < J->nr; i++)
 		n += J->v[i].j.verdict == LP_VERDICT_SETTING;
 	if (n)
-		lp_note("%zu hint%s follow%s a setting of the process, not "
-			"the data; left as %s (--settings to change %s)", n,
-			n == 1 ? "" : "s", n == 1 ? "s" : "",
+		lp_note("%zu hint%s went one way all through each process "
+			"and may follow a setting of the process, not the "
+			"data (check says which); left as %s (--settings to "
+			"change %s)", n, n == 1 ? "" : "s",
 			n == 1 ? "it is" : "they are", n == 1 ? "it" : "them");
 }
 
@@ -438,13 +439,13 @@ static void put_setting(FILE *out, const struct fix_state *st,
 	also = j->procs_right ? lp_xstrfmt(" (and with it in %llu)",
 			(unsigned long long)j->procs_right) : lp_xstrdup("");
 	put_paragraph(out, lp_xstrfmt(
-		"The %s() follows a setting of the process, not the data: "
-		"it went against the hint all through each of %llu "
-		"processes profiled%s, and never both ways in one. It is "
-		"changed because fix was asked to (--settings); the change "
-		"is right only if the program's users run it as these "
-		"processes ran.", name, (unsigned long long)j->procs_wrong,
-		also));
+		"The %s() went against the hint all through each of %llu "
+		"processes profiled%s, and never both ways in one: it may "
+		"follow a setting of the process (a flag, a mode) rather "
+		"than the data. It is changed because fix was asked to "
+		"(--settings); the change is right only if the program's "
+		"users run it as these processes ran.", name,
+		(unsigned long long)j->procs_wrong, also));
 	free(also);
 }
 
@@ -453,7 +454,8 @@ static void put_target(FILE *out, const struct fix_state *st,
 {
 	struct lp_judgement sum;
 	struct lp_counts *per = lp_xcalloc(st->in.n, sizeof(*per));
-	const char *name = t->pl->hint->name;
+	const struct lp_judgement *one = NULL;
+	const char *name = t->pl->hint->name, *unit;
 	char where[256], *how, *call;
 	size_t i, k;
 	long pct;
@@ -466,12 +468,29 @@ static void put_target(FILE *out, const struct fix_state *st,
 			per[k].correct += s->per[k].correct;
 			per[k].incorrect += s->per[k].incorrect;
 			per[k].constant += s->per[k].constant;
+			/* the uses of a macro were voted on by one profile */
+			if (s->per[k].has_votes &&
+			    s->per[k].votes_right + s->per[k].votes_wrong >
+			    per[k].votes_right + per[k].votes_wrong) {
+				per[k].votes_right = s->per[k].votes_right;
+				per[k].votes_wrong = s->per[k].votes_wrong;
+				per[k].has_votes = 1;
+			}
 		}
+		one = &s->j;
 	}
 	lp_policy_judge(&st->pol, per, st->in.n, LP_EXPECT_UNKNOWN, &sum);
 	pct = lp_kernel_percent(sum.total.correct, sum.total.incorrect);
+	unit = one->procs_known ? "processes" : "profiles";
 	if (flip)
 		how = lp_xstrdup("backwards");
+	else if (pct < (long)st->pol.remove_at && sum.profiles_wrong)
+		how = lp_xstrfmt("right on the whole but wrong in %llu of the "
+				 "%llu %s that ran it often enough",
+				 (unsigned long long)sum.profiles_wrong,
+				 (unsigned long long)(sum.profiles_right +
+						      sum.profiles_wrong),
+				 unit);
 	else if (pct > 50)
 		how = lp_xstrdup("incorrect most of the time");
 	else
@@ -499,6 +518,14 @@ static void put_target(FILE *out, const struct fix_state *st,
 			"profiled use of the macro agrees.", name,
 			t->pl->macro));
 	put_setting(out, st, t, name);
+	if (one->one_way_few)
+		put_paragraph(out, lp_xstrfmt(
+			"It went against the hint all through each of the "
+			"%llu process%s that ran it, too few to tell a setting "
+			"of the process (a flag, a mode) from the data: "
+			"profile more runs of the program to be sure.",
+			(unsigned long long)one->procs_wrong,
+			one->procs_wrong == 1 ? "" : "es"));
 	if (flip)
 		put_paragraph(out, lp_xstrfmt(
 			"The condition goes the other way almost every time, "
@@ -506,10 +533,10 @@ static void put_target(FILE *out, const struct fix_state *st,
 							     : "the opposite"));
 	else if (sum.disagree)
 		put_paragraph(out, lp_xstrfmt(
-			"It was right in %llu of the profiles and wrong in "
-			"%llu, so remove it rather than flip it: no workload "
-			"should pay for another.",
-			(unsigned long long)sum.profiles_right,
+			"It was right in %llu of the %s and wrong in %llu, so "
+			"remove it rather than flip it: no workload should "
+			"pay for another.",
+			(unsigned long long)sum.profiles_right, unit,
 			(unsigned long long)sum.profiles_wrong));
 	else
 		put_paragraph(out, lp_xstrfmt(

@@ -55,28 +55,43 @@ static const char *cond_value(long expect, int right)
 	return (expect == 1) == right ? "true" : "false";
 }
 
+/* "all through its 1 process", "all through each of 6 processes" */
+static void all_through(FILE *m, const char *value, uint64_t n)
+{
+	if (n == 1)
+		fprintf(m, "%s all through its 1 process", value);
+	else
+		fprintf(m, "%s all through each of %llu processes", value,
+			(unsigned long long)n);
+}
+
 /*
- * "followed a setting: true all through each of 6 processes", with the
- * processes that went the other way all through, if any.
+ * What a setting rests on.  Processes that went different ways, each one
+ * way from start to end, show a setting: the way follows how a process
+ * is run.  All of them one way may be a setting too (glib's tests all
+ * set G_DEBUG=gc-friendly), or data these runs never varied: the counts
+ * cannot tell, and the note says so.
  */
 static void setting_note(FILE *m, const struct lp_judged *s)
 {
 	const struct lp_judgement *j = &s->j;
+	const char *change = j->setting_of == LP_VERDICT_FLIP ? "flip"
+							       : "remove";
 
-	if (j->procs_wrong == 1)
-		fprintf(m, "followed a setting: %s all through its 1 process",
-			cond_value(s->expect, 0));
-	else
-		fprintf(m, "followed a setting: %s all through each of %llu "
-			"processes", cond_value(s->expect, 0),
-			(unsigned long long)j->procs_wrong);
-	if (j->procs_right)
-		fprintf(m, " and %s all through each of %llu",
-			cond_value(s->expect, 1),
-			(unsigned long long)j->procs_right);
-	fprintf(m, "; right only if your users run otherwise (%s it with "
-		"fix --settings)", j->setting_of == LP_VERDICT_FLIP ?
-		"flip" : "remove");
+	if (j->procs_right) {
+		fputs("followed a setting: ", m);
+		all_through(m, cond_value(s->expect, 0), j->procs_wrong);
+		fputs(" and ", m);
+		all_through(m, cond_value(s->expect, 1), j->procs_right);
+		fprintf(m, "; right or wrong by how each process is run (fix "
+			"--settings would %s it)", change);
+		return;
+	}
+	fputs("may follow a setting: ", m);
+	all_through(m, cond_value(s->expect, 0), j->procs_wrong);
+	fprintf(m, ", a flag or mode of these runs or data they never "
+		"varied; wrong unless your users run otherwise (fix "
+		"--settings would %s it)", change);
 }
 
 char *lp_site_message(const struct lp_check_entry *e,
@@ -90,7 +105,9 @@ char *lp_site_message(const struct lp_check_entry *e,
 	char *spell = lp_site_quote(s, e->pl);
 	char *where = s->func && *s->func ?
 		lp_xstrfmt(" in %s()", s->func) : lp_xstrdup("");
-	char *macro = e->pl && e->pl->placed && e->pl->macro ?
+	/* a quote of the macro's call names the macro already */
+	char *macro = e->pl && e->pl->placed && e->pl->macro &&
+		      strncmp(spell, e->pl->macro, strlen(e->pl->macro)) ?
 		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
 	long pct = j->evals ? lp_kernel_percent(j->right, s->j.total.incorrect)
 			    : 0;

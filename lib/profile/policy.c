@@ -136,7 +136,10 @@ enum lp_way lp_counts_way(uint64_t correct, uint64_t incorrect,
 
 	if (right && incorrect)
 		return LP_WAY_BOTH;
-	return right ? LP_WAY_RIGHT : incorrect ? LP_WAY_WRONG : LP_WAY_NONE;
+	/* a handful of evaluations is no "all through" */
+	if (right + incorrect < LP_WAY_MIN_EVALS)
+		return LP_WAY_NONE;
+	return right ? LP_WAY_RIGHT : LP_WAY_WRONG;
 }
 
 /*
@@ -373,8 +376,10 @@ static int assign(struct lp_judged_list *out, struct lp_keymap *map,
 
 /*
  * The copies of one line went their ways in the same processes: the
- * copy with the most processes speaks for the line, as with votes; a
- * process where any copy went both ways went both ways.
+ * copy with the most processes of each way speaks for the line, as with
+ * votes, so that a header inlined into forty units does not count each
+ * process forty times.  A line any copy of which went both ways in some
+ * process is no setting.
  */
 static void add_procs(struct lp_counts *to, const struct lp_counts *from)
 {
@@ -384,7 +389,8 @@ static void add_procs(struct lp_counts *to, const struct lp_counts *from)
 		to->procs_right = from->procs_right;
 	if (from->procs_wrong > to->procs_wrong)
 		to->procs_wrong = from->procs_wrong;
-	to->procs_both = lp_sat_add(to->procs_both, from->procs_both);
+	if (from->procs_both > to->procs_both)
+		to->procs_both = from->procs_both;
 	to->has_procs = 1;
 }
 

@@ -105,8 +105,11 @@ enum lp_way {
 
 /*! lp_counts_way() :
  *  Which way one process's counts of a site went (@correct includes the
- *  @constant evaluations, which say nothing of the data).
+ *  @constant evaluations, which say nothing of the data).  Fewer than
+ *  LP_WAY_MIN_EVALS evaluations, all one way, are no way: a process that
+ *  ran a site twice did not go one way "all through" it.
  */
+#define LP_WAY_MIN_EVALS 100
 enum lp_way lp_counts_way(uint64_t correct, uint64_t incorrect,
 			  uint64_t constant);
 

@@ -340,9 +340,12 @@ static void test_settings__one_way_processes(void)
 	LP_CHECK_INT(judge(&pol, per, 1, 0, &j), LP_VERDICT_FLIP);
 	LP_CHECK_INT(j.one_way_few, 0);
 	LP_CHECK_INT(lp_counts_way(7, 0, 7), LP_WAY_NONE);
-	LP_CHECK_INT(lp_counts_way(8, 0, 7), LP_WAY_RIGHT);
-	LP_CHECK_INT(lp_counts_way(7, 1, 7), LP_WAY_WRONG);
+	LP_CHECK_INT(lp_counts_way(107, 0, 7), LP_WAY_RIGHT);
+	LP_CHECK_INT(lp_counts_way(7, 100, 7), LP_WAY_WRONG);
 	LP_CHECK_INT(lp_counts_way(8, 1, 7), LP_WAY_BOTH);
+	/* a process that ran it a few times did not go one way all through */
+	LP_CHECK_INT(lp_counts_way(106, 0, 7), LP_WAY_NONE);
+	LP_CHECK_INT(lp_counts_way(0, 99, 0), LP_WAY_NONE);
 }
 
 int main(void)

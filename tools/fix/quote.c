@@ -12,6 +12,32 @@
 /* The longest expanded condition quoted without --src */
 #define LP_QUOTE_MAX 60
 
+/* Is [@c, @c + @n) one parenthesised group, "(a > b)" but not "(a) + (b)"? */
+static int one_group(const char *c, size_t n)
+{
+	size_t i;
+	int depth = 0;
+	char quote = 0;
+
+	if (n < 2 || c[0] != '(' || c[n - 1] != ')')
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (quote) {
+			if (c[i] == '\\')
+				i++;
+			else if (c[i] == quote)
+				quote = 0;
+		} else if (c[i] == '"' || c[i] == '\'') {
+			quote = c[i];
+		} else if (c[i] == '(') {
+			depth++;
+		} else if (c[i] == ')' && !--depth && i + 1 < n) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 const char *lp_cond_unwrapped(const char *c, size_t *n)
 {
 	size_t len = c ? strlen(c) : 0, i;
@@ -35,8 +61,14 @@ const char *lp_cond_unwrapped(const char *c, size_t *n)
 			return c;       /* "!!(a) && (b)": not one wrapper */
 		}
 	}
+	c += 3;
 	*n = len - 4;
-	return c + 3;
+	/* likely((x > 16)): the inner parentheses are the macro's too */
+	while (one_group(c, *n)) {
+		c++;
+		*n -= 2;
+	}
+	return c;
 }
 
 /* The '(' of the placed hint's call, or LP_NO_MATCH. */
@@ -53,12 +85,41 @@ static size_t call_open(const struct lp_place *pl)
 	return pl->tok + 1;
 }
 
+/*
+ * A hint in a macro's body is the macro's parameter there
+ * (G_LIKELY (expr)); the site's line calls the macro with its
+ * condition (g_return_val_if_fail (rarray != NULL, NULL)): that call is
+ * what the source says at the site.  NULL when the line has none.
+ */
+static char *macro_call_text(const struct lp_place *pl)
+{
+	const struct lp_srcfile *f = pl->call_file;
+	const struct lp_lexed *lx;
+	size_t i;
+
+	if (!pl->macro || !f || !f->loaded)
+		return NULL;
+	lx = &f->lx;
+	for (i = 0; i + 1 < lx->nr; i++) {
+		if (lx->tok[i].line > pl->line)
+			break;
+		if (lx->tok[i].line == pl->line &&
+		    lp_tok_is(lx, i, pl->macro) && lp_tok_is(lx, i + 1, "(") &&
+		    lx->tok[i + 1].match != LP_NO_MATCH)
+			return lp_tok_text(lx, i, lx->tok[i + 1].match + 1);
+	}
+	return NULL;
+}
+
 char *lp_place_call_text(const struct lp_place *pl)
 {
 	size_t open = call_open(pl);
+	char *call;
 
 	if (open == LP_NO_MATCH)
 		return NULL;
+	if ((call = macro_call_text(pl)))
+		return call;
 	return lp_tok_text(&pl->file->lx, pl->tok,
 			   pl->file->lx.tok[open].match + 1);
 }
@@ -70,6 +131,9 @@ char *lp_place_arg_text(const struct lp_place *pl)
 
 	if (open == LP_NO_MATCH)
 		return NULL;
+	/* in a macro, the parameter's name says nothing: the whole call */
+	if (pl->macro)
+		return macro_call_text(pl);
 	n = lp_tok_args(&pl->file->lx, open, from, to, 8);
 	if (n <= pl->hint->cond_arg ||
 	    from[pl->hint->cond_arg] == to[pl->hint->cond_arg])

@@ -46,7 +46,7 @@ grep -c '^Subject' plain.mbox
 grep '^[-+]	' plain.mbox
 "$LIKELYPROF" fix --settings --src . all.lprof > settings.mbox
 grep '^[-+]	' settings.mbox
-sed -n '/follows a setting/,/ran\.$/p' settings.mbox
+sed -n '/went against the hint all/,/ran\.$/p' settings.mbox
 grep '^Found by' settings.mbox
 "$LIKELYPROF" run -o half.lprof ./half-set > /dev/null 2>&1
 "$LIKELYPROF" check half.lprof | grep mode.c:15
