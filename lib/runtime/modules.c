@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "format.h"
-#include "internal.h"
+#include "runtime.h"
 #include "likelyprof.h"
 #include "stub.h"
 

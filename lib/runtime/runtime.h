@@ -1,5 +1,5 @@
 /*
- * internal.h - what the files of the runtime share, and nothing else sees
+ * runtime.h - what the files of the runtime share, and nothing else sees
  *
  * One runtime, in five files: runtime.c (counters, the lock, memory, the
  * process's start and its handlers), modules.c (the instrumented modules
@@ -9,8 +9,8 @@
  * few thread-locals, all hidden: a program that links the runtime
  * statically sees none of these names, which all start with lp__.
  */
-#ifndef LP_RUNTIME_INTERNAL_H
-#define LP_RUNTIME_INTERNAL_H
+#ifndef LP_RUNTIME_H
+#define LP_RUNTIME_H
 
 #include <limits.h>
 #include <pthread.h>
@@ -217,4 +217,4 @@ static inline const char *lp__arena_strdup(const char *s)
 
 #pragma GCC visibility pop
 
-#endif /* LP_RUNTIME_INTERNAL_H */
+#endif /* LP_RUNTIME_H */
