@@ -295,6 +295,35 @@ static void add_func(struct lp_srcfile *f, size_t *afuncs, char *name,
  * not, so a lambda belongs to the function around it, as a profile
  * from the compiler has it.  K&R declarations are not handled.
  */
+/*
+ * A trailing return type, "auto S<T>::put(A... a) -> int {": from the
+ * token @k before the body, back over the type to the token before its
+ * "->"; @k itself where there is none.  Groups (decltype(x), <T>) are
+ * jumped over; a ';', '=' or brace first means no trailing type.
+ */
+static size_t skip_return_type(const struct lp_lexed *lx, size_t k)
+{
+	size_t i = k;
+	int n;
+
+	for (n = 0; i != LP_NO_MATCH && n < 64; n++) {
+		if (lp_tok_is(lx, i, "->"))
+			return lp_tok_prev_live(lx, i);
+		if (lp_tok_is_any(lx, i, (const char *const[]){ ";", "=",
+				  "{", "}" }, 4))
+			return k;
+		if ((is_matched(lx, i, ")") || is_matched(lx, i, "]")) &&
+		    lx->tok[i].match != LP_NO_MATCH)
+			i = lx->tok[i].match;
+		else if (lp_tok_is(lx, i, ">"))
+			i = skip_template_args(lx, i);
+		if (i == LP_NO_MATCH)
+			return k;
+		i = lp_tok_prev_live(lx, i);
+	}
+	return k;
+}
+
 void lp_find_functions(struct lp_srcfile *f)
 {
 	const struct lp_lexed *lx = &f->lx;
@@ -307,7 +336,8 @@ void lp_find_functions(struct lp_srcfile *f)
 
 		if (!lp_tok_live(lx, i) || !is_matched(lx, i, "{"))
 			continue;
-		k = skip_trailers(lx, lp_tok_prev_live(lx, i));
+		k = skip_return_type(lx, lp_tok_prev_live(lx, i));
+		k = skip_trailers(lx, k);
 		k = skip_initialisers(lx, k);
 		if (!is_matched(lx, k, ")"))
 			continue;       /* not a body: look inside */
