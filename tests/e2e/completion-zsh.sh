@@ -8,10 +8,7 @@
 # no terminal is needed.  Skipped without zsh (CI installs it).
 . "$(dirname "$0")/lib.sh"
 
-command -v zsh > /dev/null 2>&1 || {
-	note "zsh not installed: skipped"
-	finish
-}
+command -v zsh > /dev/null 2>&1 || skip "no zsh (apt-get install zsh)"
 zsh -n "$ROOT/completion/_likelyprof" || fail "zsh cannot parse _likelyprof"
 cat > "$SCRATCH/t.zsh" <<'END'
 compadd() { [[ $1 == -- ]] && shift; print -r -- "compadd $*"; }

@@ -52,10 +52,8 @@ grep -o 'href="[^"#]*' page.html | grep -v 'href="https://example.org/src/' |
 grep -q 'href="https://example.org/src/parse.c#L65"' page.html ||
 	fail "no link made from the template for parse.c:65"
 
-command -v chromium > /dev/null 2>&1 || {
-	note "chromium not installed: browser checks skipped"
-	finish
-}
+command -v chromium > /dev/null 2>&1 ||
+	skip "no chromium for the browser checks (apt-get install chromium)"
 # prints the DOM of page.html#$1 after its script ran
 dom() {
 	timeout 120 chromium --headless --no-sandbox --disable-gpu \

@@ -82,15 +82,26 @@ finish() {
 	exit "$FAILED"
 }
 
+# skip WHY: the test needs what this machine lacks (a tool, a locale).
+# It ends with status 77, which the runners report as skipped with WHY;
+# where LP_TEST_REQUIRE_ALL=1 (.ci/run, which installs everything) a
+# missing requirement is a failure instead.
+skip() {
+	if [ "${LP_TEST_REQUIRE_ALL:-}" = 1 ]; then
+		fail "required, and missing: $*"
+		finish
+	fi
+	echo "$*"
+	exit 77
+}
+
 # judge_setup: for the judge scripts, ends the test as skipped where
 # valgrind or objdump is missing, else copies judge/prog.c and its header
 # to $SRC (in the scratch folder) and goes there.
 judge_setup() {
 	for tool in valgrind objdump; do
-		if ! command -v $tool >/dev/null 2>&1; then
-			note "skipped: no $tool"
-			finish
-		fi
+		command -v $tool >/dev/null 2>&1 ||
+			skip "no $tool (apt-get install valgrind binutils)"
 	done
 	SRC="$SCRATCH/src"
 	mkdir -p "$SRC"

@@ -6,7 +6,7 @@
 # that the translation was in use.
 if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$'; then
 	echo "no de_DE.UTF-8 locale (.ci/run generates it)"
-	exit 1
+	exit 77
 fi
 export LC_ALL=de_DE.UTF-8
 cat > fs.c <<'SRC'
