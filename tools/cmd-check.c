@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "output.h"
 #include "fix/inputs.h"
 #include "fix/locate.h"
 #include "fix/rewrite.h"
@@ -31,7 +32,7 @@ static const char check_usage[] =
 	"                        [--setting-processes N]\n"
 	"                        [--src DIR] [--format text|json|sarif|html] "
 	"[--all]\n"
-	"                        [--link URL] [--rows N] FILE...\n"
+	"                        [--link URL] [--rows N] [-o OUT] FILE...\n"
 	"\n"
 	"Judges every annotated site of the profiles (one per machine or\n"
 	"workload; kernel tables too) and prints a warning for each that\n"
@@ -50,6 +51,8 @@ static const char check_usage[] =
 	"   --rows N          html: the worst N sites in full, the rest\n"
 	"                     counted (default 2000)\n"
 	"   --all             also list the sites that need no change\n"
+	"   -o, --output OUT  write to OUT (replaced whole at the end)\n"
+	"                     instead of standard output\n"
 	"   --suggest-at PCT  with all-branches profiles: suggest a hint for\n"
 	"                     an unannotated if that went one way at least\n"
 	"                     PCT% of the time (default 99.9)\n"
@@ -358,6 +361,7 @@ static void parse_check_args(int argc, const char **argv,
 	for (k = 1; k < argc; k++) {
 		if (lp_policy_option(&o->pol, argc, argv, &k, check_usage)) {
 		} else if (lp_progress_option(argv[k])) {
+		} else if (lp_output_option(argc, argv, &k, check_usage)) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--src",
 						check_usage))) {
 			o->src = v;

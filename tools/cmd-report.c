@@ -16,6 +16,7 @@
 
 #include "bigmem.h"
 #include "builtin.h"
+#include "output.h"
 #include "fix/inputs.h"
 #include "fold.h"
 #include "json.h"
@@ -32,7 +33,7 @@ static const char report_usage[] =
 	"                         [--group site|line|function] "
 	"[--min-hits N] [--top N]\n"
 	"                         [--src DIR] [--link URL] [--rows N] "
-	"FILE...\n"
+	"[-o OUT] FILE...\n"
 	"\n"
 	"Prints the annotated branches of the profiles (merged when there\n"
 	"are several; '-' reads standard input) worst first, in the layout\n"
@@ -60,6 +61,8 @@ static const char report_usage[] =
 	"                     replaced (default: the file's path)\n"
 	"   --rows N          html: the worst N sites in full, the rest\n"
 	"                     counted (default 2000)\n"
+	"   -o, --output OUT  write to OUT (replaced whole at the end)\n"
+	"                     instead of standard output\n"
 	"   --progress        say what it is doing on stderr even when that\n"
 	"                     is no terminal\n";
 
@@ -499,6 +502,7 @@ static int parse_options(int argc, const char **argv,
 		if (arg[0] != '-' || !strcmp(arg, "-"))
 			return i;
 		if (lp_progress_option(arg)) {
+		} else if (lp_output_option(argc, argv, &i, "")) {
 		} else if ((v = lp_option_value(argc, argv, &i, "--format",
 					       ""))) {
 			if (!strcmp(v, "kernel"))

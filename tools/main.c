@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "output.h"
 #include "likelyprof.h"
 #include "progress.h"
 #include "usage.h"
@@ -237,20 +238,27 @@ static LP_NORETURN void unknown_command(const char *name)
 	exit(LP_EXIT_ERROR);
 }
 
-/* A write error on stdout (a full disk) must not pass as success. */
+/*
+ * A write error on stdout (a full disk) must not pass as success; the
+ * file of -o (output.c) takes its place only after a command that did
+ * its work (0, or check's 1) wrote all of it.
+ */
 static int check_stdout(int status)
 {
+	int ok = 1;
+
 	if (fflush(stdout) || ferror(stdout)) {
 		if (errno != EPIPE)
 			fprintf(stderr, "likelyprof: cannot write output: %s\n",
 				strerror(errno));
-		return LP_EXIT_ERROR;
-	}
-	if (fclose(stdout) && errno != EPIPE && errno != EBADF) {
+		ok = 0;
+	} else if (fclose(stdout) && errno != EPIPE && errno != EBADF) {
 		fprintf(stderr, "likelyprof: cannot write output: %s\n",
 			strerror(errno));
-		return LP_EXIT_ERROR;
+		ok = 0;
 	}
+	if (lp_output_done(ok && status != LP_EXIT_ERROR) < 0 || !ok)
+		return LP_EXIT_ERROR;
 	return status;
 }
 

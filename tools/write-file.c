@@ -146,7 +146,7 @@ static int replace_file(const char *path, const char *shown, lp_write_fn fn,
  * that does not exist yet, its target read as open(O_CREAT) would take
  * it; NULL when neither is known.  The caller frees it.
  */
-static char *link_target(const char *path)
+char *lp_link_target(const char *path)
 {
 	char *real = realpath(path, NULL), buf[PATH_MAX];
 	const char *slash = strrchr(path, '/');
@@ -194,7 +194,7 @@ int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
 	 * link itself would put a file where /dev/stdout was.
 	 */
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		real = link_target(path);
+		real = lp_link_target(path);
 	err = replace_file(real ? real : path, path, fn, ctx);
 	free(real);
 	return err;

@@ -26,6 +26,14 @@ typedef int (*lp_write_fn)(FILE *f, void *ctx);
 int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
 		       int restart);
 
+/*
+ * Where the symbolic link @path leads, to be replaced in its stead (a
+ * link named as an output stays a link): the resolved path, or for a
+ * link to a file that does not exist yet, its target; NULL when neither
+ * is known.  The caller frees it.
+ */
+char *lp_link_target(const char *path);
+
 /* Writes all @len bytes of @buf to @fd: 0, or -1 (errno set). */
 int lp_write_all(int fd, const char *buf, size_t len);
 
