@@ -36,6 +36,8 @@ static const char merge_usage[] =
 	"   --files-from LIST     read more input paths from LIST, one a\n"
 	"                         line ('-': standard input)\n"
 	"   --weight N FILE       merge FILE with its counts times N\n"
+	"   --weighted-input=N,FILE\n"
+	"                         the same, as llvm-profdata spells it\n"
 	"   --normalize           scale each input to the evaluations of the\n"
 	"                         longest, so that every input counts as much\n"
 	"   --allow-different-builds\n"
@@ -152,6 +154,20 @@ static uint64_t parse_weight(const char *s)
 	return w;
 }
 
+/* llvm-profdata's spelling: --weighted-input=N,FILE */
+static void add_weighted(struct inputs *in, const char *v)
+{
+	const char *comma = strchr(v, ',');
+	char *n;
+
+	if (!comma || comma == v || !comma[1])
+		lp_usage_error(merge_usage, "--weighted-input takes N,FILE, "
+			       "not '%s'", v);
+	n = lp_xstrfmt("%.*s", (int)(comma - v), v);
+	add_operand(in, comma + 1, parse_weight(n));
+	free(n);
+}
+
 struct opts {
 	const char *out;
 	int normalize;
@@ -187,6 +203,10 @@ static void parse_args(int argc, const char **argv, struct opts *o,
 				lp_usage_error(merge_usage, "--weight %s needs "
 					       "a file", v);
 			add_operand(in, argv[++i], parse_weight(v));
+		} else if ((v = lp_option_value(argc, argv, &i,
+						"--weighted-input",
+						merge_usage))) {
+			add_weighted(in, v);
 		} else if (!strcmp(arg, "--normalize")) {
 			o->normalize = 1;
 		} else if (!strcmp(arg, "--allow-different-builds")) {

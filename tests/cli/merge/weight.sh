@@ -24,3 +24,10 @@ echo "exit $?"
 echo "exit $?"
 "$LIKELYPROF" merge -o out.lprof a.lprof --weight 3 2>/dev/null
 echo "exit $?"
+# llvm-profdata's spelling is the same weight; without its comma, a usage error
+"$LIKELYPROF" merge -o ours.lprof --weight 3 a.lprof b.lprof
+"$LIKELYPROF" merge -o llvm.lprof --weighted-input=3,a.lprof b.lprof
+echo "weighted-input: exit $?"
+cmp ours.lprof llvm.lprof && echo "the same as --weight 3"
+"$LIKELYPROF" merge -o llvm.lprof --weighted-input=3 b.lprof 2> /dev/null
+echo "no comma: exit $?"
