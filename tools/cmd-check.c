@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "filter.h"
 #include "output.h"
 #include "fix/inputs.h"
 #include "fix/locate.h"
@@ -51,6 +52,11 @@ static const char check_usage[] =
 	"   --rows N          html: the worst N sites in full, the rest\n"
 	"                     counted (default 2000)\n"
 	"   --all             also list the sites that need no change\n"
+	"   --file GLOB       only sites of files that match (path or base\n"
+	"                     name; may repeat)\n"
+	"   --function GLOB   only sites of functions that match\n"
+	"   --verdict LIST    only these verdicts, commas between (remove,\n"
+	"                     flip, change, setting, fine, few, ...)\n"
 	"   -o, --output OUT  write to OUT (replaced whole at the end)\n"
 	"                     instead of standard output\n"
 	"   --suggest-at PCT  with all-branches profiles: suggest a hint for\n"
@@ -338,6 +344,7 @@ struct check_opts {
 	int all, json, sarif, html;
 	double suggest_at;
 	unsigned long long suggest_min;
+	struct lp_filter filt;  /* --file, --function, --verdict */
 };
 
 static void parse_format(struct check_opts *o, const char *v)
@@ -362,6 +369,8 @@ static void parse_check_args(int argc, const char **argv,
 		if (lp_policy_option(&o->pol, argc, argv, &k, check_usage)) {
 		} else if (lp_progress_option(argv[k])) {
 		} else if (lp_output_option(argc, argv, &k, check_usage)) {
+		} else if (lp_filter_option(&o->filt, argc, argv, &k,
+					    check_usage, 1)) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--src",
 						check_usage))) {
 			o->src = v;
@@ -588,6 +597,7 @@ int cmd_check(int argc, const char **argv)
 	ret = LP_EXIT_ERROR;
 	if (lp_inputs_read(&r.in, &o.pol, o.files, o.nfiles))
 		goto out;
+	lp_filter_judged(&r.in.sites, &o.filt);
 	if (o.src)
 		lp_progress(0, "placing %zu site%s in '%s'", r.in.sites.nr,
 			    lp_plural(r.in.sites.nr), o.src);
@@ -597,7 +607,8 @@ int cmd_check(int argc, const char **argv)
 		       o.suggest_min) < 0)
 		lp_die("out of memory");
 	lp_progress_end();
-	collect_entries(&r, o.all);
+	/* asking for verdicts by name asks to see them */
+	collect_entries(&r, o.all || o.filt.verdicts);
 	if (o.html) {
 		struct lp_html_opts h = { "likelyprof check", o.link, o.rows,
 					  0, &o.pol, o.files, o.nfiles };
@@ -619,6 +630,7 @@ int cmd_check(int argc, const char **argv)
 		LP_EXIT_FINDINGS : LP_EXIT_OK;
 out:
 	check_run_release(&r);
+	lp_filter_release(&o.filt);
 	free(o.files);
 	return ret;
 }

@@ -25,6 +25,7 @@
 
 #include "builtin.h"
 #include "write-file.h"
+#include "filter.h"
 #include "fix/apply.h"
 #include "fix/inputs.h"
 #include "fix/quote.h"
@@ -54,6 +55,8 @@ static const char fix_usage[] =
 	"   --apply           change the files in place instead\n"
 	"   --settings        change hints that follow a setting of the\n"
 	"                     process too (check says which)\n"
+	"   --file GLOB, --function GLOB, --verdict LIST\n"
+	"                     only the sites that match, as for check\n"
 	"   --explain         say what placed each site (on stderr)\n"
 	"   --progress        say what it is doing on stderr even when that\n"
 	"                     is no terminal\n"
@@ -908,6 +911,7 @@ static void explain_places(const struct fix_state *st)
 int cmd_fix(int argc, const char **argv)
 {
 	struct fix_state st;
+	struct lp_filter filt = LP_FILTER_INIT;
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *v;
 	size_t nfiles = 0, i;
@@ -932,6 +936,8 @@ int cmd_fix(int argc, const char **argv)
 			explain = 1;
 		} else if (!strcmp(argv[k], "--settings")) {
 			st.settings = 1;
+		} else if (lp_filter_option(&filt, argc, argv, &k, fix_usage,
+					    1)) {
 		} else if (lp_progress_option(argv[k])) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--split",
 						fix_usage))) {
@@ -966,6 +972,7 @@ int cmd_fix(int argc, const char **argv)
 		ret = LP_EXIT_ERROR;
 		goto out;
 	}
+	lp_filter_judged(&st.in.sites, &filt);
 	if (st.settings)
 		take_settings(&st.in.sites);
 	else
@@ -1004,6 +1011,7 @@ out:
 	free(st.places);
 	lp_tree_free(st.tree);
 	lp_inputs_release(&st.in);
+	lp_filter_release(&filt);
 	free(files);
 	return ret;
 }

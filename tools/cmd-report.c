@@ -16,6 +16,7 @@
 
 #include "bigmem.h"
 #include "builtin.h"
+#include "filter.h"
 #include "output.h"
 #include "fix/inputs.h"
 #include "fold.h"
@@ -61,6 +62,9 @@ static const char report_usage[] =
 	"                     replaced (default: the file's path)\n"
 	"   --rows N          html: the worst N sites in full, the rest\n"
 	"                     counted (default 2000)\n"
+	"   --file GLOB       only sites of files that match (path or base\n"
+	"                     name; may repeat)\n"
+	"   --function GLOB   only sites of functions that match\n"
 	"   -o, --output OUT  write to OUT (replaced whole at the end)\n"
 	"                     instead of standard output\n"
 	"   --progress        say what it is doing on stderr even when that\n"
@@ -77,6 +81,7 @@ struct report_opts {
 	const char *src;        /* html only, as link and rows */
 	const char *link;
 	unsigned long long rows;
+	struct lp_filter filt;  /* --file, --function */
 };
 
 /*-************************************
@@ -503,6 +508,7 @@ static int parse_options(int argc, const char **argv,
 			return i;
 		if (lp_progress_option(arg)) {
 		} else if (lp_output_option(argc, argv, &i, "")) {
+		} else if (lp_filter_option(&o->filt, argc, argv, &i, "", 0)) {
 		} else if ((v = lp_option_value(argc, argv, &i, "--format",
 					       ""))) {
 			if (!strcmp(v, "kernel"))
@@ -570,6 +576,7 @@ static int print_html(const struct report_opts *o, const char **files,
 		h.rows = o->top;
 	if (lp_inputs_read(&in, &pol, files, n))
 		goto out;
+	lp_filter_judged(&in.sites, &o->filt);
 	if (o->src && lp_place_sites(o->src, &in.sites, &tree, &places))
 		goto out;
 	lp_html_write(stdout, &in.sites, places, tree, &h);
@@ -674,7 +681,7 @@ static size_t top(const struct report_opts *o, size_t nr)
 int cmd_report(int argc, const char **argv)
 {
 	struct report_opts o = { FMT_KERNEL, LP_GROUP_SITE, 0, 0, 0, NULL,
-				 NULL, LP_HTML_ROWS };
+				 NULL, LP_HTML_ROWS, LP_FILTER_INIT };
 	struct lp_profile all = LP_PROFILE_INIT, folded = LP_PROFILE_INIT;
 	const struct lp_profile *view = &all;
 	struct lp_kernel_key *rows;
@@ -697,6 +704,14 @@ int cmd_report(int argc, const char **argv)
 		return LP_EXIT_ERROR;
 	}
 	lp_progress_end();
+	if (all.nr && lp_filter_active(&o.filt)) {
+		lp_filter_profile(&all, &o.filt);
+		if (!all.nr) {
+			lp_error("no site matches --file and --function");
+			lp_profile_release(&all);
+			return LP_EXIT_ERROR;
+		}
+	}
 	if (!all.nr) {
 		if (argc - first == 1)
 			lp_error("%s: no sites in profile",
@@ -746,5 +761,6 @@ out:
 	free(rows);
 	lp_profile_release(&folded);
 	lp_profile_release(&all);
+	lp_filter_release(&o.filt);
 	return LP_EXIT_OK;
 }

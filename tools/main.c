@@ -32,10 +32,12 @@ static const struct cmd commands[] = {
 	  NULL },
 	{ "cc", cmd_cc, "compile C with every __builtin_expect counted", NULL },
 	{ "check", cmd_check, "warn about annotations that are wrong",
-	  "--flip-at --remove-at --min-hits --src --format --suggest-at "
-	  "--suggest-min --link --rows" },
+	  "--flip-at --remove-at --min-hits --setting-processes --src "
+	  "--format --suggest-at --suggest-min --link --rows -o --output "
+	  "--file --function --verdict" },
 	{ "fix", cmd_fix, "write the patches that remove or flip them",
-	  "--src --split --label --flip-at --remove-at --min-hits" },
+	  "--src --split --label --flip-at --remove-at --min-hits "
+	  "--setting-processes --file --function --verdict" },
 	{ "judge", cmd_judge, "judge the hints of an unmodified binary",
 	  NULL },
 	/* NULL: merge reads its options in order, --weight N FILE binds */
@@ -44,7 +46,8 @@ static const struct cmd commands[] = {
 	{ "overlap", cmd_overlap, "how alike two profiles are",
 	  "-n --top --min-hits" },
 	{ "report", cmd_report, "print the kernel's branch_annotated table",
-	  "--format --group --min-hits --top --src --link --rows" },
+	  "--format --group --min-hits --top --src --link --rows -o --output "
+	  "--file --function" },
 	{ "run", cmd_run, "run a program and collect its merged profile",
 	  NULL },
 };
