@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "color.h"
 #include "filter.h"
 #include "output.h"
 #include "fix/inputs.h"
@@ -59,6 +60,8 @@ static const char check_usage[] =
 	"                     flip, change, setting, fine, few, ...)\n"
 	"   -o, --output OUT  write to OUT (replaced whole at the end)\n"
 	"                     instead of standard output\n"
+	"   --color[=WHEN]    gcc's colours: auto (on a terminal, without\n"
+	"                     NO_COLOR), always or never; GCC_COLORS\n"
 	"   --suggest-at PCT  with all-branches profiles: suggest a hint for\n"
 	"                     an unannotated if that went one way at least\n"
 	"                     PCT% of the time (default 99.9)\n"
@@ -91,18 +94,42 @@ static void json_str_or_null(const char *s)
 		printf("null");
 }
 
+/*
+ * One diagnostic as gcc prints it, in gcc's colours where they are on:
+ * "PATH:LINE: KIND: MESSAGE [TAG]", the tag in the kind's colour.
+ */
+static void print_diagnostic(const char *path, long line, int warning,
+			     const char *msg, const char *tag)
+{
+	enum lp_color_part kind = warning ? LP_COLOR_WARNING : LP_COLOR_NOTE;
+
+	printf("%s%s:%ld:%s %s%s:%s %s", lp_color_start(LP_COLOR_LOCUS),
+	       path, line, lp_color_end(LP_COLOR_LOCUS), lp_color_start(kind),
+	       warning ? "warning" : "note", lp_color_end(kind), msg);
+	if (tag)
+		printf(" [%s%s%s]", lp_color_start(kind), tag,
+		       lp_color_end(kind));
+	putchar('\n');
+}
+
 static void print_text(const struct lp_check_entry *e,
 		       const struct lp_tree *tree)
 {
 	char *msg = lp_site_message(e, tree);
+	char *tag = lp_xstrfmt("likelyprof-%s",
+			       lp_verdict_name(e->s->j.verdict));
 
-	printf("%s:%ld: %s: %s [likelyprof-%s]\n", e->path, e->line,
-	       lp_verdict_changes(e->s->j.verdict) ? "warning" : "note", msg,
-	       lp_verdict_name(e->s->j.verdict));
+	print_diagnostic(e->path, e->line, lp_verdict_changes(e->s->j.verdict),
+			 msg, tag);
 	/* as gcc follows a warning with its notes */
-	if (e->pl && !e->pl->placed && e->pl->reason)
-		printf("%s:%ld: note: not found in the tree: %s\n", e->path,
-		       e->line, e->pl->reason);
+	if (e->pl && !e->pl->placed && e->pl->reason) {
+		char *why = lp_xstrfmt("not found in the tree: %s",
+				       e->pl->reason);
+
+		print_diagnostic(e->path, e->line, 0, why, NULL);
+		free(why);
+	}
+	free(tag);
 	free(msg);
 }
 
@@ -230,8 +257,7 @@ static void print_suggestion_text(const struct lp_suggestion *s)
 {
 	char *msg = suggestion_message(s);
 
-	printf("%s:%ld: note: %s [likelyprof-suggest]\n", s->file, s->line,
-	       msg);
+	print_diagnostic(s->file, s->line, 0, msg, "likelyprof-suggest");
 	free(msg);
 }
 
@@ -369,6 +395,7 @@ static void parse_check_args(int argc, const char **argv,
 		if (lp_policy_option(&o->pol, argc, argv, &k, check_usage)) {
 		} else if (lp_progress_option(argv[k])) {
 		} else if (lp_output_option(argc, argv, &k, check_usage)) {
+		} else if (lp_color_option(argv[k], check_usage)) {
 		} else if (lp_filter_option(&o->filt, argc, argv, &k,
 					    check_usage, 1)) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--src",
