@@ -127,10 +127,28 @@ static void put(FILE *f, const char *s)
 }
 
 /* A URL from the --link template: {file} percent-encoded, {line}. */
-static void put_link(FILE *f, const char *tmpl, const char *file, long line)
+/*
+ * The link of a site: the --link template's, or by default the file
+ * itself, resolving from wherever the page is: a file:// URL when the
+ * tree (--src) placed it or its path is absolute, with the line as the
+ * fragment; a relative path from the profile is all that is known
+ * otherwise.
+ */
+static void put_link(FILE *f, const char *tmpl, const char *file, long line,
+		     const struct lp_tree *tree)
 {
 	const char *p;
 
+	if ((!tmpl || !*tmpl) && (tree || file[0] == '/')) {
+		fputs("file://", f);
+		if (tree && file[0] != '/') {
+			lp_uri_put(f, lp_tree_root(tree));
+			fputc('/', f);
+		}
+		lp_uri_put(f, file);
+		fprintf(f, "#L%ld", line);
+		return;
+	}
 	if (!tmpl || !*tmpl) {
 		lp_uri_put(f, file);
 		return;
@@ -247,6 +265,7 @@ static void put_head(FILE *f, const struct lp_html_opts *o)
 
 /* The profiles, the thresholds and check's summary, with filter links. */
 static void put_summary(FILE *f, const struct hsite *v, size_t n,
+			const struct lp_tree *tree,
 			const struct lp_html_opts *o)
 {
 	const struct lp_policy *pol = o->pol;
@@ -278,7 +297,8 @@ static void put_summary(FILE *f, const struct hsite *v, size_t n,
 	fputs("</p>\n", f);
 	if (!count[0] && !count[1])
 		return;
-	fputs("<p>To change them: <code>likelyprof fix --src DIR", f);
+	fputs("<p>To change them: <code>likelyprof fix --src ", f);
+	put(f, tree ? lp_tree_root(tree) : "DIR");
 	for (i = 0; i < o->ninputs; i++) {
 		fputc(' ', f);
 		put(f, o->inputs[i]);
@@ -553,7 +573,8 @@ static void put_site(FILE *f, size_t i, const struct hsite *h,
 	fputs("</td><td data-s=\"", f);
 	put(f, h->file);
 	fprintf(f, ":%010ld\"><a href=\"", h->line);
-	put_link(f, o->link, h->file, h->line);
+	put_link(f, o->link, h->file, h->line,
+		 h->e.pl && h->e.pl->placed ? tree : NULL);
 	fputs("\">", f);
 	put(f, h->file);
 	fprintf(f, ":%ld</a></td><td><code", h->line);
@@ -963,7 +984,7 @@ void lp_html_write(FILE *f, const struct lp_judged_list *sites,
 	for (i = 0; i < shown; i++)
 		msgs[i] = lp_site_message(&v[i].e, tree);
 	put_head(f, o);
-	put_summary(f, v, n, o);
+	put_summary(f, v, n, tree, o);
 	put_chart(f, v, shown, msgs, o);
 	put_controls(f);
 	fprintf(f, "<section class=\"view\" id=\"view-sites\">\n<h2>Sites"
