@@ -9,6 +9,7 @@
 #ifndef LP_BUILTIN_H
 #define LP_BUILTIN_H
 
+int cmd_annotate(int argc, const char **argv);
 int cmd_cc(int argc, const char **argv);      /* cc, c++, and launcher */
 int cmd_run(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);

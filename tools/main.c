@@ -28,6 +28,9 @@ struct cmd {
 
 /* Sorted by name. */
 static const struct cmd commands[] = {
+	{ "annotate", cmd_annotate, "the source with each hint's counts "
+	  "beside it", "--src --context -o --output --file --function "
+	  "--verdict --flip-at --remove-at --min-hits --setting-processes" },
 	{ "c++", cmd_cc, "compile C++ with every __builtin_expect counted",
 	  NULL },
 	{ "cc", cmd_cc, "compile C with every __builtin_expect counted", NULL },
