@@ -188,7 +188,8 @@ static void parse_args(int argc, const char **argv, struct opts *o,
 			operands_only = 1;
 		} else if (!strcmp(arg, "-o") || !strcmp(arg, "--output")) {
 			if (i + 1 >= argc)
-				lp_die("option '%s' needs a file", arg);
+				lp_usage_error(merge_usage, "option '%s' needs "
+					       "a file", arg);
 			o->out = argv[++i];
 		} else if (!strncmp(arg, "--output=", 9)) {
 			o->out = arg + 9;
@@ -213,8 +214,8 @@ static void parse_args(int argc, const char **argv, struct opts *o,
 			o->flags |= LP_MERGE_ANY_BUILD;
 		} else if (lp_progress_option(arg)) {
 		} else {
-			lp_die("unknown option '%s' "
-			       "(see 'likelyprof merge --help')", arg);
+			lp_usage_error(merge_usage, "unknown option '%s'",
+				       arg);
 		}
 	}
 }
@@ -294,10 +295,9 @@ int cmd_merge(int argc, const char **argv)
 	}
 	parse_args(argc, argv, &o, &in);
 	if (!o.out || !*o.out)
-		lp_die("no output file: give -o OUT "
-		       "(see 'likelyprof merge --help')");
+		lp_usage_error(merge_usage, "no output file: give -o OUT");
 	if (!in.nr)
-		lp_die("no profile to merge (see 'likelyprof merge --help')");
+		lp_usage_error(merge_usage, "no profile to merge");
 	mem = read_unrepeatable(&in);
 	if (o.normalize)
 		normalize(in.v, in.nr);

@@ -507,10 +507,11 @@ static int parse_options(int argc, const char **argv,
 		if (arg[0] != '-' || !strcmp(arg, "-"))
 			return i;
 		if (lp_progress_option(arg)) {
-		} else if (lp_output_option(argc, argv, &i, "")) {
-		} else if (lp_filter_option(&o->filt, argc, argv, &i, "", 0)) {
+		} else if (lp_output_option(argc, argv, &i, report_usage)) {
+		} else if (lp_filter_option(&o->filt, argc, argv, &i, report_usage,
+					    0)) {
 		} else if ((v = lp_option_value(argc, argv, &i, "--format",
-					       ""))) {
+					       report_usage))) {
 			if (!strcmp(v, "kernel"))
 				o->format = FMT_KERNEL;
 			else if (!strcmp(v, "csv"))
@@ -522,10 +523,11 @@ static int parse_options(int argc, const char **argv,
 			else if (!strcmp(v, "html"))
 				o->format = FMT_HTML;
 			else
-				lp_die("unknown format '%s' "
-				       "(kernel, csv, json, lcov or html)", v);
+				lp_usage_error(report_usage, "unknown format "
+					       "'%s' (kernel, csv, json, lcov or "
+					       "html)", v);
 		} else if ((v = lp_option_value(argc, argv, &i, "--group",
-						"")) != NULL) {
+						report_usage)) != NULL) {
 			if (!strcmp(v, "site"))
 				o->group = LP_GROUP_SITE;
 			else if (!strcmp(v, "line"))
@@ -533,25 +535,25 @@ static int parse_options(int argc, const char **argv,
 			else if (!strcmp(v, "function"))
 				o->group = LP_GROUP_FUNCTION;
 			else
-				lp_die("unknown group '%s' "
-				       "(site, line or function)", v);
+				lp_usage_error(report_usage, "unknown group "
+					       "'%s' (site, line or function)", v);
 		} else if ((v = lp_option_value(argc, argv, &i, "--min-hits",
-						"")) != NULL) {
-			o->min_hits = lp_parse_count("--min-hits", v, "");
-		} else if ((v = lp_option_value(argc, argv, &i, "--top", ""))) {
-			o->top = lp_parse_count("--top", v, "");
+						report_usage)) != NULL) {
+			o->min_hits = lp_parse_count("--min-hits", v, report_usage);
+		} else if ((v = lp_option_value(argc, argv, &i, "--top", report_usage))) {
+			o->top = lp_parse_count("--top", v, report_usage);
 			o->have_top = 1;
-		} else if ((v = lp_option_value(argc, argv, &i, "--src", ""))) {
+		} else if ((v = lp_option_value(argc, argv, &i, "--src", report_usage))) {
 			o->src = v;
 		} else if ((v = lp_option_value(argc, argv, &i, "--link",
-						"")) != NULL) {
+						report_usage)) != NULL) {
 			o->link = v;
 		} else if ((v = lp_option_value(argc, argv, &i, "--rows",
-						"")) != NULL) {
-			o->rows = lp_parse_count("--rows", v, "");
+						report_usage)) != NULL) {
+			o->rows = lp_parse_count("--rows", v, report_usage);
 		} else {
-			lp_die("unknown option '%s' "
-			       "(see 'likelyprof report --help')", arg);
+			lp_usage_error(report_usage, "unknown option '%s'",
+				       arg);
 		}
 	}
 	return i;
@@ -696,7 +698,7 @@ int cmd_report(int argc, const char **argv)
 	}
 	first = parse_options(argc, argv, &o);
 	if (first >= argc)
-		lp_die("no profile given (see 'likelyprof report --help')");
+		lp_usage_error(report_usage, "no profile given");
 	if (o.format == FMT_HTML)
 		return print_html(&o, argv + first, (size_t)(argc - first));
 	if (lp_read_profiles(&all, argv + first, argc - first) < 0) {
