@@ -93,6 +93,8 @@ lib32: $(LIB32_A) $(LIB32_SO)
 
 # Man pages are made from doc/, so the two never disagree.
 MAN_PAGES = $(patsubst doc/%.md,build/man/%.1,$(wildcard doc/likelyprof*.md))
+# Every name installed has a page: likelyprof-c++ is likelyprof-cc's.
+MAN_ALIASES = likelyprof-c++
 man: $(MAN_PAGES)
 build/man/%.1: doc/%.md doc/md2man.awk include/likelyprof.h
 	@mkdir -p $(dir $@)
@@ -260,6 +262,9 @@ install: all likelyprof.pc man
 	install -m 644 likelyprof.pc $(DESTDIR)$(pkgconfigdir)/
 	install -m 644 README.md doc/*.md $(DESTDIR)$(docdir)/
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(mandir)/man1/
+	for n in $(MAN_ALIASES); do \
+		echo '.so man1/likelyprof-cc.1' > \
+			$(DESTDIR)$(mandir)/man1/$$n.1; done
 	install -m 644 completion/likelyprof.bash \
 		$(DESTDIR)$(bashcompdir)/likelyprof
 	install -m 644 completion/_likelyprof $(DESTDIR)$(zshcompdir)/_likelyprof
@@ -281,7 +286,8 @@ uninstall:
 	      $(DESTDIR)$(bashcompdir)/likelyprof \
 	      $(DESTDIR)$(zshcompdir)/_likelyprof
 	rm -rf $(DESTDIR)$(docdir)
-	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN_PAGES)))
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN_PAGES)) \
+	      $(addsuffix .1,$(MAN_ALIASES)))
 
 clean:
 	rm -rf build likelyprof likelyprof-cc likelyprof-c++ lib/32 \

@@ -34,6 +34,13 @@ grep -q "^Version: [0-9]*\.[0-9]*\.[0-9]*$" "$dest$prefix/lib/pkgconfig/likelypr
 # A man page per page of doc/, which man finds and groff reads without a
 # warning, and which names every option the command's --help names.
 man1="$dest$prefix/share/man/man1"
+# and one for every name installed in bin/: likelyprof-c++ is cc's page
+for b in "$dest$prefix"/bin/*; do
+	n=$(basename "$b")
+	[ -f "$man1/$n.1" ] || fail "no man page for the installed $n"
+done
+MANWIDTH=100 man -M "$dest$prefix/share/man" likelyprof-c++ 2>/dev/null |
+	grep -q 'likelyprof c++' || fail "man likelyprof-c++ shows no page"
 for md in "$ROOT"/doc/likelyprof*.md; do
 	page=$(basename "$md" .md)
 	[ -f "$man1/$page.1" ] || { fail "no man page: $page.1"; continue; }
