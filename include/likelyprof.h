@@ -562,6 +562,18 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #endif
 
 /*
+ * "asm inline" (gcc 9, clang 11): the inliner counts the statement as
+ * the smallest it can be, not by its lines.  The stub's is a dozen lines,
+ * nearly all of them out of line (.subsection 1), and counted by lines
+ * it made gcc stop inlining the functions that hold hints: glib's
+ * g_hash_table_lookup_node() and three more of ghash.c went out of line.
+ */
+#if defined(__clang__) ? __clang_major__ >= 11 : __GNUC__ >= 9
+#define LP_ASM_INLINE_ __inline__
+#else
+#define LP_ASM_INLINE_
+#endif
+/*
  * The first count without a visible call, for C on x86-64.  A call the
  * compiler can see, taken or not, makes the function a caller: values
  * that live across it move to callee-saved registers that every entry
@@ -613,7 +625,8 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
  * @enter: the module's function that takes the counter and @rec.
  */
 #define LP_STUB_ASM_(record, enter, rec, num, fld, ...)                \
-	__asm__ __volatile__(record LP_STUB_INC_ "je 2f\n1:\n\t"           \
+	__asm__ __volatile__ LP_ASM_INLINE_(record LP_STUB_INC_          \
+		"je 2f\n1:\n\t"                                         \
 		".subsection 1\n2:\n\tleaq -128(%%rsp), %%rsp\n\t"        \
 		"pushq %%rax\n\t" LP_STUB_ADDR_                           \
 		"leaq " enter "(%%rip), %%rax\n\tpushq %%rax\n\t"         \
@@ -849,11 +862,6 @@ __attribute__((cold, noinline)) void lp__enter_cxx(long expect,
  * are no constants) and on x86-64 (where an address is an immediate in
  * PIC code too); elsewhere C++ sites that never ran are missing.
  */
-#if defined(__clang__) ? __clang_major__ >= 11 : __GNUC__ >= 9
-#define LP_ASM_INLINE_ __inline__
-#else
-#define LP_ASM_INLINE_
-#endif
 #if defined(__OPTIMIZE__) && defined(__x86_64__) && !defined(__ILP32__) && \
 	!defined(LIKELYPROF_NO_CXX_LISTING)
 #define LP_CXX_INLINE_ __attribute__((always_inline)) inline
