@@ -699,10 +699,15 @@ int cmd_report(int argc, const char **argv)
 	first = parse_options(argc, argv, &o);
 	if (first >= argc)
 		lp_usage_error(report_usage, "no profile given");
-	if (o.format == FMT_HTML)
-		return print_html(&o, argv + first, (size_t)(argc - first));
+	if (o.format == FMT_HTML) {
+		int ret = print_html(&o, argv + first, (size_t)(argc - first));
+
+		lp_filter_release(&o.filt);
+		return ret;
+	}
 	if (lp_read_profiles(&all, argv + first, argc - first) < 0) {
 		lp_profile_release(&all);
+		lp_filter_release(&o.filt);
 		return LP_EXIT_ERROR;
 	}
 	lp_progress_end();
@@ -711,6 +716,7 @@ int cmd_report(int argc, const char **argv)
 		if (!all.nr) {
 			lp_error("no site matches --file and --function");
 			lp_profile_release(&all);
+			lp_filter_release(&o.filt);
 			return LP_EXIT_ERROR;
 		}
 	}
@@ -722,6 +728,7 @@ int cmd_report(int argc, const char **argv)
 		else
 			lp_error("no sites in the profiles");
 		lp_profile_release(&all);
+		lp_filter_release(&o.filt);
 		return LP_EXIT_ERROR;
 	}
 	if (o.group != LP_GROUP_SITE) {
