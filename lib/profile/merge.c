@@ -327,15 +327,10 @@ static int add_record(struct lp_prof_site *acc, const struct src *s,
 					      r->votes_wrong);
 	} else {
 		/* a profile of one run: its counts are its vote */
-		struct lp_counts one = LP_COUNTS_INIT;
+		struct lp_counts one;
 		int v;
 
-		one.correct = r->correct;
-		one.incorrect = r->incorrect;
-		one.constant = r->constant;
-		one.samp_right = r->samp_right;
-		one.samp_wrong = r->samp_wrong;
-		one.has_samples = r->has_samples;
+		lp_counts_of_site(&one, r);
 		v = lp_policy_vote(pol, &one, r->expect);
 		acc->votes_right += v > 0;
 		acc->votes_wrong += v < 0;

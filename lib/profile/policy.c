@@ -497,21 +497,30 @@ out:
 	return ret;
 }
 
+void lp_counts_of_site(struct lp_counts *c, const struct lp_prof_site *s)
+{
+	*c = (struct lp_counts)LP_COUNTS_INIT;
+	c->correct = s->correct;
+	c->incorrect = s->incorrect;
+	c->constant = s->constant;
+	c->votes_right = s->votes_right;
+	c->votes_wrong = s->votes_wrong;
+	c->has_votes = s->has_votes;
+	c->samp_right = s->samp_right;
+	c->samp_wrong = s->samp_wrong;
+	c->has_samples = s->has_samples;
+	c->procs_right = s->procs_right;
+	c->procs_wrong = s->procs_wrong;
+	c->procs_both = s->procs_both;
+	c->has_procs = s->has_procs;
+}
+
 /* The votes, samples and processes of one record into its site's @c. */
 static void add_row_extras(struct lp_counts *c, const struct lp_prof_site *row)
 {
-	struct lp_counts v = LP_COUNTS_INIT;
+	struct lp_counts v;
 
-	v.votes_right = row->votes_right;
-	v.votes_wrong = row->votes_wrong;
-	v.has_votes = row->has_votes;
-	v.samp_right = row->samp_right;
-	v.samp_wrong = row->samp_wrong;
-	v.has_samples = row->has_samples;
-	v.procs_right = row->procs_right;
-	v.procs_wrong = row->procs_wrong;
-	v.procs_both = row->procs_both;
-	v.has_procs = row->has_procs;
+	lp_counts_of_site(&v, row);
 	add_votes(c, &v);
 	if (row->has_samples)
 		add_samples(c, &v);

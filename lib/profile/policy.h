@@ -103,6 +103,11 @@ enum lp_way {
 	LP_WAY_BOTH
 };
 
+/*! lp_counts_of_site() :
+ *  The counts of one site record, with its votes, samples and ways.
+ */
+void lp_counts_of_site(struct lp_counts *c, const struct lp_prof_site *s);
+
 /*! lp_counts_way() :
  *  Which way one process's counts of a site went (@correct includes the
  *  @constant evaluations, which say nothing of the data).  Fewer than

@@ -40,27 +40,12 @@ static int one_group(const char *c, size_t n)
 
 const char *lp_cond_unwrapped(const char *c, size_t *n)
 {
-	size_t len = c ? strlen(c) : 0, i;
-	int depth = 0;
-	char quote = 0;
+	size_t len = c ? strlen(c) : 0;
 
 	*n = len;
-	if (len < 4 || strncmp(c, "!!(", 3) || c[len - 1] != ')')
+	/* "!!(a) && (b)" is not one wrapper */
+	if (len < 4 || strncmp(c, "!!", 2) || !one_group(c + 2, len - 2))
 		return c ? c : "";
-	for (i = 2; i < len; i++) {
-		if (quote) {
-			if (c[i] == '\\')
-				i++;
-			else if (c[i] == quote)
-				quote = 0;
-		} else if (c[i] == '"' || c[i] == '\'') {
-			quote = c[i];
-		} else if (c[i] == '(') {
-			depth++;
-		} else if (c[i] == ')' && !--depth && i + 1 < len) {
-			return c;       /* "!!(a) && (b)": not one wrapper */
-		}
-	}
 	c += 3;
 	*n = len - 4;
 	/* likely((x > 16)): the inner parentheses are the macro's too */
