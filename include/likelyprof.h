@@ -664,6 +664,27 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 	10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define LP_NARGS_N_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12,  \
 	_13, _14, _15, _16, n, ...) n
+/*
+ * A hint the compiler cannot take instrumented (one at file scope:
+ * static long warm = likely(1), where no statement expression may be)
+ * stays plain, and only it: likelyprof cc compiles the unit again with
+ * -DLP_PLAIN_LINES_ -DLP_PLAIN_LINE_<n>=1 for each line the compiler
+ * named, and a hint whose __LINE__ is one of them expands to the plain
+ * builtin.  The test is the preprocessor's: LP_PLAIN_LINE_<n> that is
+ * defined as 1 pastes into a probe that yields two arguments.  Without
+ * LP_PLAIN_LINES_ none of this is seen.
+ */
+#define LP_SECOND_(...) LP_SECOND_I_(__VA_ARGS__, ~)
+#define LP_SECOND_I_(a, b, ...) b
+#define LP_PLAIN_PROBE_1 ~, 1
+#define LP_PLAIN_LINE_P_(line)                                          \
+	LP_SECOND_(LP_CAT(LP_PLAIN_PROBE_, LP_CAT(LP_PLAIN_LINE_, line)), 0)
+#define LP_IIF_0(t, f) f
+#define LP_IIF_1(t, f) t
+#define LP_EXPECT_PLAIN_(lang, ...) (__builtin_expect)(__VA_ARGS__)
+#define LP_EXPECT_OR_PLAIN_(lang, line, ...)                            \
+	LP_CAT(LP_IIF_, LP_PLAIN_LINE_P_(line))(LP_EXPECT_PLAIN_,          \
+		LP_EXPECT_SPLIT_)(lang, __VA_ARGS__)
 #define LP_EXPECT_SPLIT_(lang, ...) LP_CAT(LP_SPLIT_,                    \
 	LP_NARGS_(__VA_ARGS__))(LP_EXPECT_##lang##_, __VA_ARGS__)
 #define LP_SPLIT_1(f, e) f(e, , __COUNTER__)
@@ -756,7 +777,11 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #define LP_C_QUIET_END_
 #endif
 
+#ifdef LP_PLAIN_LINES_
+#define __builtin_expect(...) LP_EXPECT_OR_PLAIN_(C, __LINE__, __VA_ARGS__)
+#else
 #define __builtin_expect(...) LP_EXPECT_SPLIT_(C, __VA_ARGS__)
+#endif
 
 /*
  * All-branches mode (-DLIKELYPROF_ALL_BRANCHES), the kernel's
@@ -933,7 +958,11 @@ LP_CXX_INLINE_ long lp__hit(long v, long c, long expect, const char *file,
 		(c)))                                                        \
 	LP_CXX_QUIET_END_
 
+#ifdef LP_PLAIN_LINES_
+#define __builtin_expect(...) LP_EXPECT_OR_PLAIN_(CXX, __LINE__, __VA_ARGS__)
+#else
 #define __builtin_expect(...) LP_EXPECT_SPLIT_(CXX, __VA_ARGS__)
+#endif
 
 #endif /* __cplusplus */
 

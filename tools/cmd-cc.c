@@ -165,6 +165,7 @@ struct cc {
 	struct lp_args instrument;     /* -D..., -include, -mtls-dialect */
 	struct lp_args group;          /* the assembler pass: -B, clang's -f */
 	struct lp_args link;           /* the runtime, after the user's args */
+	struct lp_args plain_lines;    /* -DLP_PLAIN_LINE_<n>=1, owned */
 	int colour;                 /* the plain run must ask for colour */
 	char *scratch;              /* a folder, made on first use */
 	unsigned scratch_files;
@@ -233,8 +234,10 @@ static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 	int i;
 
 	lp_args_append(a, &cc->compiler);
-	if (step == STEP_INSTRUMENTED || step == STEP_UNGROUPED)
+	if (step == STEP_INSTRUMENTED || step == STEP_UNGROUPED) {
 		lp_args_append(a, &cc->instrument);
+		lp_args_append(a, &cc->plain_lines);
+	}
 	if (step == STEP_INSTRUMENTED)
 		lp_args_append(a, &cc->group);
 	for (i = 0; i < cc->argc; i++) {
@@ -288,6 +291,92 @@ static int compile_step(const struct cc *cc, int src, const char *out,
  * Compiles source argument @src into @out (NULL: the compiler's default
  * name); see the top of the file.  The exit status.
  */
+/*
+ * The lines the compiler named in @fd's complaint (FILE:LINE: at the
+ * start of a line, gcc's and clang's form), each made a plain line for
+ * the next compile: -DLP_PLAIN_LINE_<n>=1 (include/likelyprof.h).  The
+ * first location in @src's own file goes to *@where, to be named.
+ * @return : how many lines are new.
+ */
+static size_t add_plain_lines(struct cc *cc, int fd, const char *src,
+			      char **where)
+{
+	char line[4096];
+	FILE *f;
+	size_t added = 0, k;
+	int dup_fd = dup(fd);
+
+	if (dup_fd < 0 || lseek(dup_fd, 0, SEEK_SET) < 0 ||
+	    !(f = fdopen(dup_fd, "r"))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return 0;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *def;
+		size_t digits;
+		int known = 0;
+
+		if (!colon || colon == line || line[0] == ' ')
+			continue;
+		digits = strspn(colon + 1, "0123456789");
+		if (!digits || digits > 9 || colon[1 + digits] != ':')
+			continue;
+		*colon = '\0';
+		if (lp_cc_ends_with(line, "likelyprof.h"))
+			continue;
+		if (!*where && !strcmp(lp_cc_base_name(line),
+				       lp_cc_base_name(src)))
+			*where = lp_xstrfmt("%s:%.*s", line, (int)digits,
+					    colon + 1);
+		def = lp_xstrfmt("-DLP_PLAIN_LINE_%.*s=1", (int)digits,
+				 colon + 1);
+		for (k = 0; k < cc->plain_lines.n && !known; k++)
+			known = !strcmp(cc->plain_lines.v[k], def);
+		if (known) {
+			free(def);
+			continue;
+		}
+		if (!cc->plain_lines.n)
+			lp_args_push(&cc->plain_lines,
+				     lp_xstrdup("-DLP_PLAIN_LINES_"));
+		lp_args_push(&cc->plain_lines, def);
+		added++;
+	}
+	fclose(f);
+	return added;
+}
+
+static void plain_lines_clear(struct cc *cc)
+{
+	size_t k;
+
+	for (k = 0; k < cc->plain_lines.n; k++)
+		free((char *)cc->plain_lines.v[k]);
+	cc->plain_lines.n = 0;
+}
+
+/*
+ * An instrumented compile that failed where the plain one did not: a
+ * hint the compiler cannot take counted (at file scope).  Compiles again
+ * with the lines it named plain, a few rounds, so that only those hints
+ * go uncounted.  @return : the last status; 0 with *@where the use.
+ */
+static int compile_with_plain_lines(struct cc *cc, int src, const char *out,
+				    int err, char **where)
+{
+	enum step step = cc->group.n ? STEP_UNGROUPED : STEP_INSTRUMENTED;
+	int status = 1, tries;
+
+	for (tries = 0; status && tries < 8; tries++) {
+		if (!add_plain_lines(cc, err, cc->argv[src], where) ||
+		    ftruncate(err, 0) || lseek(err, 0, SEEK_SET))
+			break;
+		status = compile_step(cc, src, out, step, err);
+	}
+	return status;
+}
+
 static int compile_source(struct cc *cc, int src, const char *out)
 {
 	char *diag_out, *where;
@@ -322,6 +411,18 @@ static int compile_source(struct cc *cc, int src, const char *out)
 		replay(diag_err);
 		goto out;
 	}
+	where = NULL;
+	status = compile_with_plain_lines(cc, src, out, err, &where);
+	plain_lines_clear(cc);
+	if (!status) {
+		lp_note("%s: the hint at %s cannot be counted there (file "
+			"scope?); compiled plain, the rest of the file "
+			"counted", cc->argv[src], where ? where : "a line");
+		free(where);
+		replay(diag_err);
+		goto out;
+	}
+	free(where);
 	where = first_failing_line(err);
 	if (where && strncmp(where, cc->argv[src], strlen(cc->argv[src])))
 		lp_note("%s: cannot be instrumented (%s); compiled without "
@@ -665,6 +766,7 @@ int cmd_cc(int argc, const char **argv)
 	free(cc.instrument.v);
 	free(cc.group.v);
 	free(cc.link.v);
+	free(cc.plain_lines.v);
 	for (i = 0; i < cc.nowned; i++)
 		free(cc.owned[i]);
 	free(found);

@@ -494,6 +494,12 @@ static size_t annotated_first(struct lp_kernel_key *rows, size_t nr)
  * Option values come as "--name VALUE" or "--name=VALUE"; a mistake is
  * one line on stderr (the usage given to the parsers is empty).
  */
+/* The value of option @name at argv[*@i], as lp_option_value() gives it. */
+static const char *opt(int argc, const char **argv, int *i, const char *name)
+{
+	return lp_option_value(argc, argv, i, name, report_usage);
+}
+
 static int parse_options(int argc, const char **argv,
 			 struct report_opts *o)
 {
@@ -508,10 +514,9 @@ static int parse_options(int argc, const char **argv,
 			return i;
 		if (lp_progress_option(arg)) {
 		} else if (lp_output_option(argc, argv, &i, report_usage)) {
-		} else if (lp_filter_option(&o->filt, argc, argv, &i, report_usage,
-					    0)) {
-		} else if ((v = lp_option_value(argc, argv, &i, "--format",
-					       report_usage))) {
+		} else if (lp_filter_option(&o->filt, argc, argv, &i,
+					    report_usage, 0)) {
+		} else if ((v = opt(argc, argv, &i, "--format"))) {
 			if (!strcmp(v, "kernel"))
 				o->format = FMT_KERNEL;
 			else if (!strcmp(v, "csv"))
@@ -526,8 +531,7 @@ static int parse_options(int argc, const char **argv,
 				lp_usage_error(report_usage, "unknown format "
 					       "'%s' (kernel, csv, json, lcov or "
 					       "html)", v);
-		} else if ((v = lp_option_value(argc, argv, &i, "--group",
-						report_usage)) != NULL) {
+		} else if ((v = opt(argc, argv, &i, "--group")) != NULL) {
 			if (!strcmp(v, "site"))
 				o->group = LP_GROUP_SITE;
 			else if (!strcmp(v, "line"))
@@ -536,20 +540,19 @@ static int parse_options(int argc, const char **argv,
 				o->group = LP_GROUP_FUNCTION;
 			else
 				lp_usage_error(report_usage, "unknown group "
-					       "'%s' (site, line or function)", v);
-		} else if ((v = lp_option_value(argc, argv, &i, "--min-hits",
-						report_usage)) != NULL) {
-			o->min_hits = lp_parse_count("--min-hits", v, report_usage);
-		} else if ((v = lp_option_value(argc, argv, &i, "--top", report_usage))) {
+					       "'%s' (site, line or function)",
+					       v);
+		} else if ((v = opt(argc, argv, &i, "--min-hits")) != NULL) {
+			o->min_hits = lp_parse_count("--min-hits", v,
+						 report_usage);
+		} else if ((v = opt(argc, argv, &i, "--top"))) {
 			o->top = lp_parse_count("--top", v, report_usage);
 			o->have_top = 1;
-		} else if ((v = lp_option_value(argc, argv, &i, "--src", report_usage))) {
+		} else if ((v = opt(argc, argv, &i, "--src"))) {
 			o->src = v;
-		} else if ((v = lp_option_value(argc, argv, &i, "--link",
-						report_usage)) != NULL) {
+		} else if ((v = opt(argc, argv, &i, "--link")) != NULL) {
 			o->link = v;
-		} else if ((v = lp_option_value(argc, argv, &i, "--rows",
-						report_usage)) != NULL) {
+		} else if ((v = opt(argc, argv, &i, "--rows")) != NULL) {
 			o->rows = lp_parse_count("--rows", v, report_usage);
 		} else {
 			lp_usage_error(report_usage, "unknown option '%s'",

@@ -1,8 +1,9 @@
 #!/bin/sh
-# One command compiles and links three files, of which only b.c cannot be
-# instrumented (a file-scope hint): b.c alone is compiled plain, the note
-# names it and its first failing line, and the sites of a.c and c.c are
-# counted.  The same with -c and no -o (one object per file).
+# One command compiles and links three files, of which b.c has a hint
+# that cannot be instrumented (at file scope): that hint alone is plain,
+# the note names its line, b.c is still built with the runtime, and the
+# sites of a.c and c.c are counted.  The same with -c and no -o (one
+# object per file).
 cat > a.c <<'SRC'
 int b(int);
 int a(int x) { if (__builtin_expect(x > 0, 1)) return b(x); return 0; }
