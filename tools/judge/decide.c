@@ -45,38 +45,233 @@ static const char *real_of(struct real_cache *c, const char *name)
 	return c->real[c->nr++];
 }
 
-/*
- * Adds jump @ins to site @s: forwards, taken is the hint wrong; backwards
- * (a loop's), taken is it right.  The samples, where there are some, go
- * the same way as the counts estimated from them.
- */
-static void count(struct lp_prof_site *s, const struct lp_insn *ins)
-{
-	int loop = ins->target <= ins->addr;
+/* A file and line, the file as a real path: a sorted set of them. */
+struct place {
+	const char *real;
+	long line;
+};
 
-	s->correct += loop ? ins->taken : ins->exe - ins->taken;
-	s->incorrect += loop ? ins->exe - ins->taken : ins->taken;
-	s->samp_right += loop ? ins->s_taken : ins->s_exe - ins->s_taken;
-	s->samp_wrong += loop ? ins->s_exe - ins->s_taken : ins->s_taken;
+struct places {
+	struct place *v;
+	size_t nr, alloc;
+};
+
+static void place_add(struct places *ps, const char *real, long line)
+{
+	if (!real)
+		return;
+	if (ps->nr == ps->alloc) {
+		ps->alloc = ps->alloc ? ps->alloc * 2 : 256;
+		ps->v = lp_xrealloc(ps->v, ps->alloc * sizeof(*ps->v));
+	}
+	ps->v[ps->nr].real = real;
+	ps->v[ps->nr++].line = line;
+}
+
+static int cmp_place(const void *pa, const void *pb)
+{
+	const struct place *a = pa, *b = pb;
+	int c = a->real == b->real ? 0 : strcmp(a->real, b->real);
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+static void places_sort(struct places *ps)
+{
+	if (ps->nr > 1)
+		qsort(ps->v, ps->nr, sizeof(*ps->v), cmp_place);
+}
+
+/* Is @real:@line in @ps; with @line 0, any line of @real? */
+static int places_has(const struct places *ps, const char *real, long line)
+{
+	size_t lo = 0, hi = ps->nr;
+	struct place key = { real, line };
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_place(&ps->v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ps->nr || strcmp(ps->v[lo].real, real))
+		return 0;
+	return !line || ps->v[lo].line == line;
+}
+
+/*
+ * What a taken jump of @hint's line says: 1 the hint was wrong, 0 it was
+ * right, -1 no telling.  The compiler lays the side the hint expects out
+ * as the fall-through, so a jump forwards, or into another part of the
+ * function (gcc's f.cold, placed before f: backwards in the address
+ * order, but no loop's), is taken when the hint was wrong.  A jump
+ * backwards inside the function is a loop's back edge where the hint is
+ * the loop's condition (taken: the condition held, which likely()
+ * expects); on an if's line it may be a rare block placed above or a
+ * continue, which says nothing of the side: no telling.  A loop's
+ * condition that expects false is laid out either way: no telling.
+ */
+static int taken_is_wrong(const struct lp_hint *hint,
+			  const struct lp_insn *ins)
+{
+	int elsewhere = ins->target < ins->sym_start;
+	int back = !elsewhere && ins->target <= ins->addr;
+
+	if (hint->loop)
+		return hint->expect != 1 ? -1 : !back;
+	return back ? -1 : 1;
+}
+
+/* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
+static void count(struct lp_prof_site *s, const struct lp_insn *ins,
+		  int wrong)
+{
+	s->correct += wrong ? ins->exe - ins->taken : ins->taken;
+	s->incorrect += wrong ? ins->taken : ins->exe - ins->taken;
+	s->samp_right += wrong ? ins->s_exe - ins->s_taken : ins->s_taken;
+	s->samp_wrong += wrong ? ins->s_taken : ins->s_exe - ins->s_taken;
+}
+
+/* "f" of "f.cold" and of "f": the parts of one function are one. */
+static int same_function(const char *a, const char *b)
+{
+	size_t na = strcspn(a, "."), nb = strcspn(b, ".");
+
+	if (!strcmp(a, b))
+		return 1;
+	if (na != nb || strncmp(a, b, na))
+		return 0;
+	return (!a[na] || !strncmp(a + na, ".cold", 5)) &&
+	       (!b[nb] || !strncmp(b + nb, ".cold", 5));
+}
+
+/* What the jumps of a hint's line say, gathered by read_line(). */
+struct line_jumps {
+	size_t jumps;           /* that ran */
+	int shared;             /* several in one function, one ran */
+	int layout;             /* a layout against the hint */
+	int unsure;             /* a jump that says nothing of the side */
+	int doubt;              /* counts that do not add up */
+};
+
+static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
+			const struct lp_hint *hint, const struct lp_insns *in,
+			const char **real, size_t *idx)
+{
+	size_t k, m, nidx = 0;
+
+	memset(lj, 0, sizeof(*lj));
+	for (k = 0; k < in->nr; k++) {
+		const struct lp_insn *ins = &in->v[k];
+
+		if (ins->line != hint->line || !(ins->cond || ins->test) ||
+		    !real[k] ||
+		    strcmp(real[k], hint->real))
+			continue;
+		idx[nidx++] = k;
+	}
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *ins = &in->v[idx[k]];
+		int wrong;
+
+		/* a jump that never ran, unless no sample is no run */
+		if ((!ins->exe && !in->sampled) || !ins->cond)
+			continue;
+		/* another jump of this line in the same function */
+		for (m = 0; m < nidx; m++)
+			if (m != k && ins->sym && in->v[idx[m]].sym &&
+			    !strcmp(in->v[idx[m]].obj, ins->obj) &&
+			    same_function(in->v[idx[m]].sym, ins->sym))
+				lj->shared = 1;
+		lj->jumps++;
+		lj->layout |= ins->against;
+		lj->doubt |= ins->doubt;
+		wrong = taken_is_wrong(hint, ins);
+		if (wrong < 0)
+			lj->unsure = 1;
+		count(s, ins, wrong != 0);
+	}
+	return nidx;
+}
+
+/*
+ * A condition of several parts (a && b) whose line has code that never
+ * ran, in a function where its jump did: a part was never tested, and
+ * the one jump that ran may be a part's, not the whole condition's.
+ */
+static int partly_ran(const struct lp_hint *hint, const struct lp_insns *in,
+		      const char **line_real, const size_t *idx, size_t nidx)
+{
+	size_t l, k;
+
+	if (!strstr(hint->cond, "&&") && !strstr(hint->cond, "||"))
+		return 0;
+	for (l = 0; l < in->lines_nr; l++) {
+		const struct lp_code_line *c = &in->lines[l];
+		const struct lp_insn *ins;
+
+		if (c->line != hint->line || !line_real[l] || !c->addr ||
+		    strcmp(line_real[l], hint->real))
+			continue;
+		ins = lp_insns_find(in, c->obj, c->addr);
+		if (ins && ins->exe)
+			continue;
+		for (k = 0; k < nidx; k++) {
+			const struct lp_insn *j = &in->v[idx[k]];
+
+			if (j->exe && j->sym && !strcmp(j->obj, c->obj) &&
+			    same_function(j->sym, c->sym))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* The places that ran and the places with code, as real paths. */
+static void gather_places(struct places *ran, struct places *code,
+			  const struct lp_insns *in, const char **real,
+			  const char **line_real)
+{
+	size_t k;
+
+	for (k = 0; k < in->nr; k++)
+		if (in->v[k].exe || in->v[k].s_exe)
+			place_add(ran, real[k], in->v[k].line);
+	for (k = 0; k < in->lines_nr; k++)
+		place_add(code, line_real[k], in->lines[k].line);
+	places_sort(ran);
+	places_sort(code);
 }
 
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		    const struct lp_insns *in, size_t *against)
 {
 	struct real_cache cache = { NULL, NULL, 0 };
+	struct places ran = { NULL, 0, 0 }, code = { NULL, 0, 0 };
 	const char **real = lp_xcalloc(in->nr + 1, sizeof(*real));
-	size_t *line_jumps = lp_xcalloc(in->nr + 1, sizeof(*line_jumps));
-	size_t i, k, m;
+	const char **line_real = lp_xcalloc(in->lines_nr + 1,
+					    sizeof(*line_real));
+	size_t *idx = lp_xcalloc(in->nr + 1, sizeof(*idx));
+	size_t i, k, nidx;
 	int ret = 0;
 
 	for (k = 0; k < in->nr; k++)
 		real[k] = real_of(&cache, in->v[k].file);
+	for (k = 0; k < in->lines_nr; k++)
+		line_real[k] = real_of(&cache, in->lines[k].file);
+	gather_places(&ran, &code, in, real, line_real);
 	for (i = 0; i < h->nr && !ret; i++) {
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;
-		size_t same_line = 0, jumps = 0;
-		int shared = 0, layout = 0;
+		struct line_jumps lj;
+		size_t same_line = 0;
 
+		/* a source of the tree that is not in the binary */
+		if (code.nr && !places_has(&code, hint->unit_real, 0) &&
+		    !places_has(&ran, hint->unit_real, 0))
+			continue;
 		for (k = 0; k < h->nr; k++)
 			same_line += h->v[k].line == hint->line &&
 				     !strcmp(h->v[k].real, hint->real);
@@ -87,33 +282,27 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		s.cond = hint->cond;
 		s.line = hint->line;
 		s.expect = hint->expect;
-		for (k = 0; k < in->nr; k++) {
-			const struct lp_insn *ins = &in->v[k];
-
-			if (ins->line != hint->line || !real[k] ||
-			    strcmp(real[k], hint->real))
-				continue;
-			if (!ins->cond)
-				continue;
-			/* another jump of this line in the same function */
-			for (m = 0; m < jumps; m++)
-				if (in->v[line_jumps[m]].fn == ins->fn &&
-				    !strcmp(in->v[line_jumps[m]].obj, ins->obj))
-					shared = 1;
-			line_jumps[jumps++] = k;
-			layout |= ins->against;
-			count(&s, ins);
-		}
-		if (!jumps || (hint->expect != 0 && hint->expect != 1)) {
+		nidx = read_line(&s, &lj, hint, in, real, idx);
+		if (lj.jumps && !in->sampled)
+			lj.doubt |= partly_ran(hint, in, line_real, idx, nidx);
+		if (!lj.jumps && !in->sampled &&
+		    places_has(&code, hint->real, hint->line) &&
+		    !places_has(&ran, hint->real, hint->line) &&
+		    (hint->expect == 0 || hint->expect == 1)) {
+			/* its code is there and none of it ran */
+			s.sure = LP_SURE_EXACT;
+		} else if (!lj.jumps ||
+			   (hint->expect != 0 && hint->expect != 1)) {
 			s.correct = s.incorrect = 0;
 			s.samp_right = s.samp_wrong = 0;
 			s.sure = LP_SURE_UNJUDGEABLE;
 		} else {
-			s.sure = shared || same_line > 1 || layout ?
+			s.sure = lj.shared || same_line > 1 || lj.layout ||
+						 lj.unsure || lj.doubt ?
 					 LP_SURE_AMBIGUOUS :
 				 in->sampled ? LP_SURE_ESTIMATED :
 					       LP_SURE_EXACT;
-			if (layout) {
+			if (lj.layout) {
 				lp_note("%s:%ld: a jump of this line falls through into a cold part, so its layout does not say which side the hint expects: ambiguous",
 					hint->file, hint->line);
 				(*against)++;
@@ -127,7 +316,10 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		free(cache.real[i]);
 	free(cache.name);
 	free(cache.real);
+	free(ran.v);
+	free(code.v);
 	free(real);
-	free(line_jumps);
+	free(line_real);
+	free(idx);
 	return ret;
 }

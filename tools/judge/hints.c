@@ -21,6 +21,7 @@ static void hint_release(struct lp_hint *h)
 	free(h->file);
 	free(h->real);
 	free(h->unit);
+	free(h->unit_real);
 	free(h->func);
 	free(h->cond);
 }
@@ -103,8 +104,8 @@ struct scan {
 	long line;
 };
 
-static void add_hint(struct scan *sc, const char *func, const char *cond,
-		     const char *cond_end, const char *arg2,
+static void add_hint(struct scan *sc, const char *func, int loop,
+		     const char *cond, const char *cond_end, const char *arg2,
 		     const char *arg2_end)
 {
 	struct lp_hint h;
@@ -115,10 +116,12 @@ static void add_hint(struct scan *sc, const char *func, const char *cond,
 	h.real = lp_xstrdup(sc->file);
 	h.file = lp_xstrdup(sc->file + strlen(sc->root));
 	h.unit = lp_xstrdup(sc->unit);
+	h.unit_real = lp_xstrfmt("%s%s", sc->root, sc->unit);
 	h.func = lp_xstrdup(func);
 	h.cond = squeeze(cond, cond_end);
 	h.line = sc->line;
 	h.expect = expect_value(e2);
+	h.loop = loop;
 	free(e2);
 	/* a header's hint is seen by every unit that includes it: once */
 	for (i = 0; i < sc->out->nr; i++) {
@@ -168,10 +171,42 @@ static void line_marker(struct scan *sc, const char *p)
 	}
 }
 
+/*
+ * The parentheses open around the text scanned, each marked when it
+ * opened after while or for: a hint inside one is a loop's condition (or
+ * in a for's init or step, which rarely hold a hint).
+ */
+struct parens {
+	unsigned char loop[256];
+	size_t depth;
+	int after_loop;         /* the last token was while or for */
+};
+
+static void paren_open(struct parens *ps)
+{
+	if (ps->depth < sizeof(ps->loop))
+		ps->loop[ps->depth] = (unsigned char)ps->after_loop;
+	ps->depth++;
+	ps->after_loop = 0;
+}
+
+static int in_loop_condition(const struct parens *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->depth && i < sizeof(ps->loop); i++)
+		if (ps->loop[i])
+			return 1;
+	return 0;
+}
+
 static void scan_text(struct scan *sc, const char *p)
 {
 	int brace = 0, paren = 0;
 	char func[256] = "", last_call[256] = "";
+	struct parens ps;
+
+	memset(&ps, 0, sizeof(ps));
 
 	while (*p) {
 		if (*p == '\n') {
@@ -201,6 +236,8 @@ static void scan_text(struct scan *sc, const char *p)
 			while (is_ident(*p))
 				p++;
 			n = (size_t)(p - s);
+			ps.after_loop = (n == 5 && !memcmp(s, "while", 5)) ||
+					(n == 3 && !memcmp(s, "for", 3));
 			if (n == 16 && !memcmp(s, "__builtin_expect", 16)) {
 				const char *q = p, *a1, *a2 = NULL;
 				int depth = 0;
@@ -223,7 +260,9 @@ static void scan_text(struct scan *sc, const char *p)
 					}
 				}
 				if (*q && a2 && sc->in_tree)
-					add_hint(sc, func, a1, a2 - 1, a2, q);
+					add_hint(sc, func,
+						 in_loop_condition(&ps), a1,
+						 a2 - 1, a2, q);
 				/* lines inside are counted as we go on */
 				continue;
 			}
@@ -240,10 +279,15 @@ static void scan_text(struct scan *sc, const char *p)
 			}
 			continue;
 		}
-		if (*p == '(')
+		if (*p != '(' && *p != ' ' && *p != '\t')
+			ps.after_loop = 0;
+		if (*p == '(') {
 			paren++;
-		else if (*p == ')')
+			paren_open(&ps);
+		} else if (*p == ')') {
 			paren -= paren > 0;
+			ps.depth -= ps.depth > 0;
+		}
 		else if (*p == '{' && !brace++)
 			memcpy(func, last_call, sizeof(func));
 		else if (*p == '}' && brace && !--brace)
