@@ -175,7 +175,7 @@ int cmd_judge(int argc, const char **argv)
 	struct lp_compile_db db = { NULL, 0 };
 	const char **flags = lp_xcalloc((size_t)argc + 1, sizeof(*flags));
 	const char **cg = lp_xcalloc((size_t)argc + 1, sizeof(*cg));
-	struct lp_hints hints = { NULL, 0, 0 };
+	struct lp_hints hints = { NULL, 0, 0, 0 };
 	struct lp_insns insns;
 	struct lp_profile prof = LP_PROFILE_INIT;
 	size_t nflags = 0, ncg = 0, i, n[5] = { 0 }, before, against = 0;
@@ -257,7 +257,11 @@ int cmd_judge(int argc, const char **argv)
 	}
 	if (find_hints(&hints, src, cc, flags, nflags, db_path, &db) < 0)
 		goto done;
-	if (!hints.nr)
+	if (!hints.nr && hints.failed)
+		lp_warning("no hint (__builtin_expect) found: %zu source%s "
+			   "under '%s' did not preprocess (above)",
+			   hints.failed, hints.failed == 1 ? "" : "s", src);
+	else if (!hints.nr)
 		lp_warning("no hint (__builtin_expect) in the sources under "
 			   "'%s'", src);
 	for (i = 0; i < ncg; i++)
@@ -298,8 +302,21 @@ int cmd_judge(int argc, const char **argv)
 	want = lp_xcalloc(hints.nr + 1, sizeof(*want));
 	for (i = 0; i < hints.nr; i++)
 		want[i] = hints.v[i].real;
-	if ((!insns.sampled && lp_jumps_mark(&insns, want, hints.nr) < 0) ||
-	    lp_judge_decide(&prof, &hints, &insns, &against) < 0)
+	if (!insns.sampled && lp_jumps_mark(&insns, want, hints.nr) < 0)
+		goto done;
+	/*
+	 * Hints, and no line of their sources with code in what ran: a
+	 * binary without a line table (no -g, or stripped) would otherwise
+	 * make every hint look unjudgeable, or never run.
+	 */
+	if (hints.nr && !insns.lines_nr) {
+		lp_error("no line of the sources under '%s' is in the line "
+			 "tables of '%s': build it with -g (-g1 is enough) and "
+			 "do not strip it, or give --src the folder of its "
+			 "sources", src, k < argc ? argv[k] : cg[0]);
+		goto done;
+	}
+	if (lp_judge_decide(&prof, &hints, &insns, &against) < 0)
 		goto done;
 	if (lp_profile_set_meta(&prof, "origin", insns.sampled ? "judge-perf"
 						  : "judge-valgrind") < 0 ||

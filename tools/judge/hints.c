@@ -99,6 +99,7 @@ struct scan {
 	struct lp_hints *out;
 	const char *root;       /* real path of the source folder, with / */
 	const char *unit;
+	const char *dir;        /* where the preprocessor ran (NULL: here) */
 	char *file;             /* the line marker's file, real path */
 	int in_tree;            /* ... under root, and not a system header */
 	long line;
@@ -155,7 +156,11 @@ static void line_marker(struct scan *sc, const char *p)
 	name = (char *)++end;
 	while (*end && *end != '"' && *end != '\n')
 		end++;
-	name = lp_xstrfmt("%.*s", (int)(end - name), name);
+	/* relative names are the preprocessor's, from where it ran */
+	if (*name != '/' && sc->dir)
+		name = lp_xstrfmt("%s/%.*s", sc->dir, (int)(end - name), name);
+	else
+		name = lp_xstrfmt("%.*s", (int)(end - name), name);
 	sc->line = n - 1;       /* the marker's own newline adds one */
 	real = realpath(name, NULL);
 	free(name);
@@ -298,6 +303,30 @@ static void scan_text(struct scan *sc, const char *p)
 	}
 }
 
+/*
+ * Says why unit @path does not preprocess: the compiler's first error
+ * (a header not found, usually), and what judge needs to be given.
+ */
+static void why_not(const char *path, const char *dir,
+		    const char *const *argv)
+{
+	char *err = NULL, *line, *nl;
+	int st = lp_judge_capture_in(dir, argv, LP_CAPTURE_ERRORS, &err, NULL);
+
+	line = err && st >= 0 ? strstr(err, "error") : NULL;
+	while (line && line > err && line[-1] != '\n')
+		line--;
+	if (line && (nl = strchr(line, '\n')))
+		*nl = '\0';
+	lp_warning("'%s' does not preprocess with '%s'%s%s; its hints are not "
+		   "judged (%s)", path, argv[0], line ? ": " : "",
+		   line ? line : "", dir ? "its command of the compilation "
+		   "database fails here" : "give the folders of its headers "
+		   "with -I, its macros with -D, or the build's "
+		   "compile_commands.json with --compile-commands");
+	free(err);
+}
+
 /* Scans the preprocessed @argv (run in @dir) of unit @path for hints. */
 static int preprocess_argv(struct lp_hints *out, const char *root,
 			   const char *path, const char *dir,
@@ -309,15 +338,17 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 
 	if (st) {
 		free(text);
-		if (st > 0)
-			lp_warning("'%s' does not preprocess with '%s'; its "
-				   "hints are not judged", path, argv[0]);
-		return st < 0 ? -1 : 0;
+		if (st < 0)
+			return -1;
+		why_not(path, dir, argv);
+		out->failed++;
+		return 0;
 	}
 	memset(&sc, 0, sizeof(sc));
 	sc.out = out;
 	sc.root = root;
 	sc.unit = path + strlen(root);
+	sc.dir = dir;
 	/* a leading newline lets the first line marker be seen as one */
 	{
 		char *t = lp_xstrfmt("\n%s", text);

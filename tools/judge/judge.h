@@ -113,14 +113,17 @@ struct lp_hint {
 struct lp_hints {
 	struct lp_hint *v;
 	size_t nr, alloc;
+	size_t failed;          /* sources that did not preprocess */
 };
 
 /*! lp_judge_capture() :
  *  Runs @argv (argv[0] looked up on PATH) with its stdout in a malloc'd
  *  buffer (*out, NUL-terminated, the caller frees it) and stderr passed
- *  through, or to /dev/null when @quiet.
+ *  through, or to /dev/null when @quiet; with @quiet LP_CAPTURE_ERRORS,
+ *  stderr is what *out gets and stdout goes to /dev/null.
  *  @return : its exit status, or -1 when it could not run.
  */
+#define LP_CAPTURE_ERRORS 2
 int lp_judge_capture(const char *const *argv, int quiet, char **out,
 		     size_t *len);
 
