@@ -124,6 +124,89 @@ static int taken_is_wrong(const struct lp_hint *hint,
 	return back ? -1 : 1;
 }
 
+/*
+ * The runs of instructions of the line tables by object and address, to
+ * say which line an address is on: @line_real holds their real paths.
+ */
+struct runs {
+	const struct lp_insns *in;
+	const char **line_real;
+	size_t *by_addr;
+	size_t nr;
+};
+
+static const struct lp_insns *sort_in;
+
+static int cmp_run(const void *pa, const void *pb)
+{
+	const struct lp_code_line *a = &sort_in->lines[*(const size_t *)pa];
+	const struct lp_code_line *b = &sort_in->lines[*(const size_t *)pb];
+	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
+
+	return c ? c : (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+static void runs_init(struct runs *r, const struct lp_insns *in,
+		      const char **line_real)
+{
+	size_t k;
+
+	r->in = in;
+	r->line_real = line_real;
+	r->by_addr = lp_xcalloc(in->lines_nr + 1, sizeof(*r->by_addr));
+	r->nr = 0;
+	for (k = 0; k < in->lines_nr; k++)
+		if (in->lines[k].addr)
+			r->by_addr[r->nr++] = k;
+	sort_in = in;
+	if (r->nr > 1)
+		qsort(r->by_addr, r->nr, sizeof(*r->by_addr), cmp_run);
+}
+
+/* Is @addr of @obj on a line of the statement @hint's if guards? */
+static int in_then(const struct runs *r, const struct lp_hint *hint,
+		   const char *obj, uint64_t addr)
+{
+	size_t lo = 0, hi = r->nr;
+	const struct lp_code_line *c;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct lp_code_line *m = &r->in->lines[r->by_addr[mid]];
+		int cmp = m->obj == obj ? 0 : strcmp(m->obj, obj);
+
+		if (cmp < 0 || (!cmp && m->addr <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	c = &r->in->lines[r->by_addr[lo - 1]];
+	return !strcmp(c->obj, obj) && r->line_real[r->by_addr[lo - 1]] &&
+	       !strcmp(r->line_real[r->by_addr[lo - 1]], hint->real) &&
+	       c->line >= hint->then_first && c->line <= hint->then_last;
+}
+
+/*
+ * Read by the line table, not by the layout: a jump into the statement
+ * its if guards, that does not fall through into it, is taken when the
+ * condition held (1); one that falls through into it, and jumps
+ * elsewhere, when it did not (0).  -1 where the lines do not tell.
+ */
+static int taken_when_true(const struct runs *r, const struct lp_hint *hint,
+			   const struct lp_insn *ins)
+{
+	int t, n;
+
+	if (hint->then_first <= 0 || hint->then_first > hint->then_last ||
+	    !ins->next)
+		return -1;
+	t = in_then(r, hint, ins->obj, ins->target);
+	n = in_then(r, hint, ins->obj, ins->next);
+	return t == n ? -1 : t;
+}
+
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
 static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 		  int wrong)
@@ -157,9 +240,10 @@ struct line_jumps {
 };
 
 static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
-			const struct lp_hint *hint, const struct lp_insns *in,
+			const struct lp_hint *hint, const struct runs *r,
 			const char **real, size_t *idx)
 {
+	const struct lp_insns *in = r->in;
 	size_t k, m, nidx = 0;
 
 	memset(lj, 0, sizeof(*lj));
@@ -188,7 +272,11 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 		lj->jumps++;
 		lj->layout |= ins->against;
 		lj->doubt |= ins->doubt;
-		wrong = taken_is_wrong(hint, ins);
+		wrong = taken_when_true(r, hint, ins);
+		if (wrong >= 0)
+			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
+		else
+			wrong = taken_is_wrong(hint, ins);
 		if (wrong < 0)
 			lj->unsure = 1;
 		count(s, ins, wrong != 0);
@@ -250,6 +338,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 {
 	struct real_cache cache = { NULL, NULL, 0 };
 	struct places ran = { NULL, 0, 0 }, code = { NULL, 0, 0 };
+	struct runs runs;
 	const char **real = lp_xcalloc(in->nr + 1, sizeof(*real));
 	const char **line_real = lp_xcalloc(in->lines_nr + 1,
 					    sizeof(*line_real));
@@ -262,6 +351,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 	for (k = 0; k < in->lines_nr; k++)
 		line_real[k] = real_of(&cache, in->lines[k].file);
 	gather_places(&ran, &code, in, real, line_real);
+	runs_init(&runs, in, line_real);
 	for (i = 0; i < h->nr && !ret; i++) {
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;
@@ -282,7 +372,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		s.cond = hint->cond;
 		s.line = hint->line;
 		s.expect = hint->expect;
-		nidx = read_line(&s, &lj, hint, in, real, idx);
+		nidx = read_line(&s, &lj, hint, &runs, real, idx);
 		if (lj.jumps && !in->sampled)
 			lj.doubt |= partly_ran(hint, in, line_real, idx, nidx);
 		if (!lj.jumps && !in->sampled &&
@@ -320,6 +410,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 	free(code.v);
 	free(real);
 	free(line_real);
+	free(runs.by_addr);
 	free(idx);
 	return ret;
 }

@@ -178,31 +178,112 @@ static void line_marker(struct scan *sc, const char *p)
 
 /*
  * The parentheses open around the text scanned, each marked when it
- * opened after while or for: a hint inside one is a loop's condition (or
- * in a for's init or step, which rarely hold a hint).
+ * opened after while or for (a hint inside one is a loop's condition, or
+ * in a for's init or step, which rarely hold a hint) or after if (the
+ * hints added inside get the lines of the statement it guards).
  */
+enum { KW_NONE, KW_LOOP, KW_IF };
+
 struct parens {
-	unsigned char loop[256];
+	unsigned char kw[256];
+	size_t hints_at[256];   /* for an if: the number of hints at '(' */
 	size_t depth;
-	int after_loop;         /* the last token was while or for */
+	int after;              /* the last token was while, for or if */
 };
 
-static void paren_open(struct parens *ps)
+/*
+ * The statements guarded by ifs whose condition held a hint, open while
+ * the scan goes through them: their first and last lines go to the hints
+ * [from, to) of the if's condition.
+ */
+struct body {
+	size_t from, to;
+	enum { B_WAIT, B_BRACE, B_STMT } state;
+	int brace;              /* the brace depth before the statement */
+	size_t depth;           /* the paren depth (a simple statement) */
+	long first;
+};
+
+struct bodies {
+	struct body v[64];
+	size_t nr;
+};
+
+static void paren_open(struct parens *ps, size_t nhints)
 {
-	if (ps->depth < sizeof(ps->loop))
-		ps->loop[ps->depth] = (unsigned char)ps->after_loop;
+	if (ps->depth < sizeof(ps->kw)) {
+		ps->kw[ps->depth] = (unsigned char)ps->after;
+		ps->hints_at[ps->depth] = nhints;
+	}
 	ps->depth++;
-	ps->after_loop = 0;
+	ps->after = KW_NONE;
+}
+
+/* A ')': an if's condition ends, and the statement it guards follows. */
+static void paren_close(struct parens *ps, struct bodies *bs, size_t nhints)
+{
+	size_t d;
+
+	if (!ps->depth)
+		return;
+	d = --ps->depth;
+	if (d >= sizeof(ps->kw) || ps->kw[d] != KW_IF ||
+	    ps->hints_at[d] == nhints || bs->nr == 64)
+		return;
+	memset(&bs->v[bs->nr], 0, sizeof(bs->v[0]));
+	bs->v[bs->nr].from = ps->hints_at[d];
+	bs->v[bs->nr].to = nhints;
+	bs->v[bs->nr++].state = B_WAIT;
 }
 
 static int in_loop_condition(const struct parens *ps)
 {
 	size_t i;
 
-	for (i = 0; i < ps->depth && i < sizeof(ps->loop); i++)
-		if (ps->loop[i])
+	for (i = 0; i < ps->depth && i < sizeof(ps->kw); i++)
+		if (ps->kw[i] == KW_LOOP)
 			return 1;
 	return 0;
+}
+
+/*
+ * Token @c (a letter for a word or a literal) at brace depth @brace
+ * (before a '{' or '}' counts) and paren depth @depth: where the
+ * statements of @bs start and end.  A statement starting on its if's own
+ * line starts, for the reading of jumps, on the next: the if's line is
+ * the condition's code.
+ */
+static void body_token(struct bodies *bs, struct lp_hints *out, char c,
+		       int brace, size_t depth, long line)
+{
+	while (bs->nr) {
+		struct body *b = &bs->v[bs->nr - 1];
+		size_t i;
+
+		if (b->state == B_WAIT) {
+			b->first = line;
+			b->brace = brace;
+			b->depth = depth;
+			b->state = c == '{' ? B_BRACE : B_STMT;
+			if (c != ';')
+				return;
+		} else if (b->state == B_BRACE) {
+			if (c != '}' || brace != b->brace + 1)
+				return;
+		} else if (!((c == ';' && brace == b->brace &&
+			      depth == b->depth) ||
+			     (c == '}' && brace == b->brace))) {
+			return;
+		}
+		for (i = b->from; i < b->to && i < out->nr; i++) {
+			struct lp_hint *h = &out->v[i];
+
+			h->then_first = b->first > h->line ? b->first :
+							     h->line + 1;
+			h->then_last = line;
+		}
+		bs->nr--;
+	}
 }
 
 static void scan_text(struct scan *sc, const char *p)
@@ -210,8 +291,10 @@ static void scan_text(struct scan *sc, const char *p)
 	int brace = 0, paren = 0;
 	char func[256] = "", last_call[256] = "";
 	struct parens ps;
+	struct bodies bs;
 
 	memset(&ps, 0, sizeof(ps));
+	bs.nr = 0;
 
 	while (*p) {
 		if (*p == '\n') {
@@ -231,6 +314,9 @@ static void scan_text(struct scan *sc, const char *p)
 			continue;
 		}
 		if (*p == '"' || *p == '\'') {
+			body_token(&bs, sc->out, 'a', brace, ps.depth,
+				   sc->line);
+			ps.after = KW_NONE;
 			p = skip_literal(p);
 			continue;
 		}
@@ -238,11 +324,16 @@ static void scan_text(struct scan *sc, const char *p)
 			const char *s = p;
 			size_t n;
 
+			body_token(&bs, sc->out, 'a', brace, ps.depth,
+				   sc->line);
 			while (is_ident(*p))
 				p++;
 			n = (size_t)(p - s);
-			ps.after_loop = (n == 5 && !memcmp(s, "while", 5)) ||
-					(n == 3 && !memcmp(s, "for", 3));
+			ps.after = (n == 5 && !memcmp(s, "while", 5)) ||
+						   (n == 3 && !memcmp(s, "for", 3)) ?
+					   KW_LOOP :
+				   n == 2 && !memcmp(s, "if", 2) ? KW_IF :
+								   KW_NONE;
 			if (n == 16 && !memcmp(s, "__builtin_expect", 16)) {
 				const char *q = p, *a1, *a2 = NULL;
 				int depth = 0;
@@ -284,14 +375,17 @@ static void scan_text(struct scan *sc, const char *p)
 			}
 			continue;
 		}
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			body_token(&bs, sc->out, *p, brace, ps.depth,
+				   sc->line);
 		if (*p != '(' && *p != ' ' && *p != '\t')
-			ps.after_loop = 0;
+			ps.after = KW_NONE;
 		if (*p == '(') {
 			paren++;
-			paren_open(&ps);
+			paren_open(&ps, sc->out->nr);
 		} else if (*p == ')') {
 			paren -= paren > 0;
-			ps.depth -= ps.depth > 0;
+			paren_close(&ps, &bs, sc->out->nr);
 		}
 		else if (*p == '{' && !brace++)
 			memcpy(func, last_call, sizeof(func));

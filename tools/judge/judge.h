@@ -108,6 +108,13 @@ struct lp_hint {
 	 * when the condition holds.
 	 */
 	int loop;
+	/*
+	 * In an if's condition: the lines of the statement it guards (0:
+	 * none apart from the if's own line).  A jump into them is taken when
+	 * the condition held; one that falls through into them, when it did
+	 * not, whatever the layout.
+	 */
+	long then_first, then_last;
 };
 
 struct lp_hints {

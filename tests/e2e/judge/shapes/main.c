@@ -21,6 +21,7 @@ int main(int argc, char **argv)
 		sum += rare_continue(v, 4000);
 		sum += rare_above(v, 4000);
 		sum += and_never(v, 4000);
+		sum += cold_function(round);
 	}
 	if (argc > 5)
 		sum += never_run(argc);

@@ -84,3 +84,16 @@ int never_run(int n)
 		abort();
 	return n * 2;
 }
+
+/* optimised for size: gcc puts the guarded block in the fall-through */
+__attribute__((cold, noinline)) int cold_function(int n)
+{
+	int s = 0;
+
+	if (unlikely(n > 1000)) {
+		s = n * 3;
+		s ^= n >> 2;
+		printf("%d\n", s);
+	}
+	return s + 1;
+}

@@ -13,6 +13,7 @@ int rare_continue(const int *v, int n);
 int rare_above(const int *v, int n);
 int and_never(const int *v, int n);
 int never_run(int n);
+int cold_function(int n);
 
 static inline int clamp_small(int x)
 {
