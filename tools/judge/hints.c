@@ -236,6 +236,14 @@ static void paren_close(struct parens *ps, struct bodies *bs, size_t nhints)
 	bs->v[bs->nr++].state = B_WAIT;
 }
 
+static int keyword(const char *s, size_t n)
+{
+	if ((n == 5 && !memcmp(s, "while", 5)) ||
+	    (n == 3 && !memcmp(s, "for", 3)))
+		return KW_LOOP;
+	return n == 2 && !memcmp(s, "if", 2) ? KW_IF : KW_NONE;
+}
+
 static int in_loop_condition(const struct parens *ps)
 {
 	size_t i;
@@ -286,6 +294,34 @@ static void body_token(struct bodies *bs, struct lp_hints *out, char c,
 	}
 }
 
+/* __builtin_expect's arguments from @p on: a hint, when in the tree. */
+static void expect_call(struct scan *sc, const char *p, const char *func,
+			int loop)
+{
+	const char *q = p, *a1, *a2 = NULL;
+	int depth = 0;
+
+	while (*q == ' ' || *q == '\n')
+		q++;
+	if (*q != '(')
+		return;
+	a1 = q + 1;
+	for (; *q; q++) {
+		if (*q == '"' || *q == '\'') {
+			q = skip_literal(q) - 1;
+		} else if (strchr("([{", *q)) {
+			depth++;
+		} else if (strchr(")]}", *q)) {
+			if (!--depth)
+				break;
+		} else if (*q == ',' && depth == 1) {
+			a2 = q + 1;
+		}
+	}
+	if (*q && a2 && sc->in_tree)
+		add_hint(sc, func, loop, a1, a2 - 1, a2, q);
+}
+
 static void scan_text(struct scan *sc, const char *p)
 {
 	int brace = 0, paren = 0;
@@ -329,36 +365,10 @@ static void scan_text(struct scan *sc, const char *p)
 			while (is_ident(*p))
 				p++;
 			n = (size_t)(p - s);
-			ps.after = (n == 5 && !memcmp(s, "while", 5)) ||
-						   (n == 3 && !memcmp(s, "for", 3)) ?
-					   KW_LOOP :
-				   n == 2 && !memcmp(s, "if", 2) ? KW_IF :
-								   KW_NONE;
+			ps.after = keyword(s, n);
 			if (n == 16 && !memcmp(s, "__builtin_expect", 16)) {
-				const char *q = p, *a1, *a2 = NULL;
-				int depth = 0;
-
-				while (*q == ' ' || *q == '\n')
-					q++;
-				if (*q != '(')
-					continue;
-				a1 = q + 1;
-				for (; *q; q++) {
-					if (*q == '"' || *q == '\'') {
-						q = skip_literal(q) - 1;
-					} else if (strchr("([{", *q)) {
-						depth++;
-					} else if (strchr(")]}", *q)) {
-						if (!--depth)
-							break;
-					} else if (*q == ',' && depth == 1) {
-						a2 = q + 1;
-					}
-				}
-				if (*q && a2 && sc->in_tree)
-					add_hint(sc, func,
-						 in_loop_condition(&ps), a1,
-						 a2 - 1, a2, q);
+				expect_call(sc, p, func,
+					    in_loop_condition(&ps));
 				/* lines inside are counted as we go on */
 				continue;
 			}
