@@ -239,6 +239,30 @@ struct line_jumps {
 	int doubt;              /* counts that do not add up */
 };
 
+/*
+ * Copies of one simple condition in one function (a static inline
+ * inlined twice, a loop's test at entry and at its end) add up, each
+ * evaluation tested once: so where the condition has one part and every
+ * jump of the line in the function is read by the lines it goes to (it
+ * is this if's own), and no cmov or set shares the line.
+ */
+static int copies_add_up(const struct lp_hint *hint, const struct runs *r,
+			 const size_t *idx, size_t nidx)
+{
+	size_t k;
+
+	if (strstr(hint->cond, "&&") || strstr(hint->cond, "||") ||
+	    strchr(hint->cond, '?'))
+		return 0;
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *ins = &r->in->v[idx[k]];
+
+		if (!ins->cond || taken_when_true(r, hint, ins) < 0)
+			return 0;
+	}
+	return 1;
+}
+
 static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			const struct lp_hint *hint, const struct runs *r,
 			const char **real, size_t *idx)
@@ -251,8 +275,7 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 		const struct lp_insn *ins = &in->v[k];
 
 		if (ins->line != hint->line || !(ins->cond || ins->test) ||
-		    !real[k] ||
-		    strcmp(real[k], hint->real))
+		    !real[k] || strcmp(real[k], hint->real))
 			continue;
 		idx[nidx++] = k;
 	}
@@ -281,6 +304,8 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			lj->unsure = 1;
 		count(s, ins, wrong != 0);
 	}
+	if (lj->shared && !in->sampled && copies_add_up(hint, r, idx, nidx))
+		lj->shared = 0;
 	return nidx;
 }
 
