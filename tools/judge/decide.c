@@ -342,6 +342,49 @@ static int partly_ran(const struct lp_hint *hint, const struct lp_insns *in,
 	return 0;
 }
 
+/*
+ * Code of the hint's line that ran more often than the line's jumps in
+ * its function: some evaluations were decided elsewhere (the compiler
+ * threaded the test into an earlier one on the common path), and the
+ * jumps count only the rest.
+ */
+static int line_outruns_jumps(const struct lp_hint *hint,
+			      const struct lp_insns *in,
+			      const char **line_real, const size_t *idx,
+			      size_t nidx)
+{
+	size_t l, k, m;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *j = &in->v[idx[k]];
+		uint64_t sum = 0;
+
+		if (!j->exe || !j->cond || !j->sym)
+			continue;
+		for (m = 0; m < nidx; m++) {
+			const struct lp_insn *o = &in->v[idx[m]];
+
+			if (o->cond && o->sym && !strcmp(o->obj, j->obj) &&
+			    same_function(o->sym, j->sym))
+				sum += o->exe;
+		}
+		for (l = 0; l < in->lines_nr; l++) {
+			const struct lp_code_line *c = &in->lines[l];
+			const struct lp_insn *ins;
+
+			if (c->line != hint->line || !line_real[l] ||
+			    !c->addr || strcmp(c->obj, j->obj) ||
+			    !same_function(c->sym, j->sym) ||
+			    strcmp(line_real[l], hint->real))
+				continue;
+			ins = lp_insns_find(in, c->obj, c->addr);
+			if (ins && ins->exe > sum)
+				return 1;
+		}
+	}
+	return 0;
+}
+
 /* The places that ran and the places with code, as real paths. */
 static void gather_places(struct places *ran, struct places *code,
 			  const struct lp_insns *in, const char **real,
@@ -399,7 +442,9 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		s.expect = hint->expect;
 		nidx = read_line(&s, &lj, hint, &runs, real, idx);
 		if (lj.jumps && !in->sampled)
-			lj.doubt |= partly_ran(hint, in, line_real, idx, nidx);
+			lj.doubt |= partly_ran(hint, in, line_real, idx, nidx) ||
+				    line_outruns_jumps(hint, in, line_real, idx,
+						       nidx);
 		if (!lj.jumps && !in->sampled &&
 		    places_has(&code, hint->real, hint->line) &&
 		    !places_has(&ran, hint->real, hint->line) &&
