@@ -441,10 +441,10 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		s.line = hint->line;
 		s.expect = hint->expect;
 		nidx = read_line(&s, &lj, hint, &runs, real, idx);
-		if (lj.jumps && !in->sampled)
-			lj.doubt |= partly_ran(hint, in, line_real, idx, nidx) ||
-				    line_outruns_jumps(hint, in, line_real, idx,
-						       nidx);
+		if (lj.jumps && !in->sampled &&
+		    (partly_ran(hint, in, line_real, idx, nidx) ||
+		     line_outruns_jumps(hint, in, line_real, idx, nidx)))
+			lj.doubt = 1;
 		if (!lj.jumps && !in->sampled &&
 		    places_has(&code, hint->real, hint->line) &&
 		    !places_has(&ran, hint->real, hint->line) &&
