@@ -93,6 +93,7 @@ void lp_insns_release(struct lp_insns *in)
 	free(in->fn_start);
 	free(in->interned);
 	free(in->lines);
+	free(in->edges);
 	memset(in, 0, sizeof(*in));
 }
 

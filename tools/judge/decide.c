@@ -385,6 +385,79 @@ static int line_outruns_jumps(const struct lp_hint *hint,
 	return 0;
 }
 
+static int cmp_edge(const void *pa, const void *pb)
+{
+	const struct lp_edge *a = pa, *b = pb;
+	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
+
+	return c ? c : (a->target > b->target) - (a->target < b->target);
+}
+
+/*
+ * Another jump that ran into @to, the target or the fall-through of @j,
+ * from a line that is neither the hint's nor of the statement its if
+ * guards: some evaluations skipped the hint's jump (the compiler threaded
+ * a test it knew the outcome of, as a find loop that ends on an empty
+ * slot going straight to the code for "not found"), so its counts miss
+ * them.  A goto or a shared return block looks the same: unsure.
+ */
+static int foreign_inflow(const struct lp_hint *hint,
+			  const struct lp_insns *in, struct real_cache *cache,
+			  const struct lp_insn *j, uint64_t to)
+{
+	struct lp_edge key;
+	const struct lp_edge *e;
+	size_t lo = 0, hi = in->edges_nr;
+
+	key.obj = j->obj;
+	key.target = to;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_edge(&in->edges[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (e = in->edges + lo; e < in->edges + in->edges_nr &&
+	     !cmp_edge(e, &key); e++) {
+		const struct lp_insn *k = lp_insns_find(in, e->obj, e->addr);
+		const char *real;
+
+		if (e->addr == j->addr || !k || !k->exe ||
+		    (k->cond && !k->taken))
+			continue;
+		real = real_of(cache, e->file);
+		if (real && !strcmp(real, hint->real) &&
+		    (e->line == hint->line || (e->line >= hint->then_first &&
+					       e->line <= hint->then_last)))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+static int any_foreign_inflow(const struct lp_hint *hint,
+			      const struct lp_insns *in,
+			      struct real_cache *cache, const size_t *idx,
+			      size_t nidx)
+{
+	size_t k;
+
+	if (hint->loop)
+		return 0;       /* a loop's head is entered from before it */
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *j = &in->v[idx[k]];
+
+		if (!j->cond || !j->exe)
+			continue;
+		if (foreign_inflow(hint, in, cache, j, j->target) ||
+		    (j->next && foreign_inflow(hint, in, cache, j, j->next)))
+			return 1;
+	}
+	return 0;
+}
+
 /* The places that ran and the places with code, as real paths. */
 static void gather_places(struct places *ran, struct places *code,
 			  const struct lp_insns *in, const char **real,
@@ -443,7 +516,8 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		nidx = read_line(&s, &lj, hint, &runs, real, idx);
 		if (lj.jumps && !in->sampled &&
 		    (partly_ran(hint, in, line_real, idx, nidx) ||
-		     line_outruns_jumps(hint, in, line_real, idx, nidx)))
+		     line_outruns_jumps(hint, in, line_real, idx, nidx) ||
+		     any_foreign_inflow(hint, in, &cache, idx, nidx)))
 			lj.doubt = 1;
 		if (!lj.jumps && !in->sampled &&
 		    places_has(&code, hint->real, hint->line) &&

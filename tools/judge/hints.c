@@ -201,7 +201,7 @@ struct body {
 	enum { B_WAIT, B_BRACE, B_STMT } state;
 	int brace;              /* the brace depth before the statement */
 	size_t depth;           /* the paren depth (a simple statement) */
-	long first;
+	long first, last;       /* the lines of its first and last tokens */
 };
 
 struct bodies {
@@ -257,9 +257,9 @@ static int in_loop_condition(const struct parens *ps)
 /*
  * Token @c (a letter for a word or a literal) at brace depth @brace
  * (before a '{' or '}' counts) and paren depth @depth: where the
- * statements of @bs start and end.  A statement starting on its if's own
- * line starts, for the reading of jumps, on the next: the if's line is
- * the condition's code.
+ * statements of @bs start and end, by their first and last tokens (not
+ * the braces).  A statement starting on its if's own line starts, for the
+ * reading of jumps, on the next: the if's line is the condition's code.
  */
 static void body_token(struct bodies *bs, struct lp_hints *out, char c,
 		       int brace, size_t depth, long line)
@@ -269,26 +269,35 @@ static void body_token(struct bodies *bs, struct lp_hints *out, char c,
 		size_t i;
 
 		if (b->state == B_WAIT) {
-			b->first = line;
 			b->brace = brace;
 			b->depth = depth;
 			b->state = c == '{' ? B_BRACE : B_STMT;
+			b->first = c == '{' ? 0 : line;
+			b->last = line;
 			if (c != ';')
 				return;
 		} else if (b->state == B_BRACE) {
-			if (c != '}' || brace != b->brace + 1)
+			/* the closing brace's line may be an else if's */
+			if (c != '}' || brace != b->brace + 1) {
+				if (!b->first)
+					b->first = line;
+				b->last = line;
 				return;
+			}
 		} else if (!((c == ';' && brace == b->brace &&
 			      depth == b->depth) ||
 			     (c == '}' && brace == b->brace))) {
+			b->last = line;
 			return;
+		} else if (c == ';') {
+			b->last = line;
 		}
 		for (i = b->from; i < b->to && i < out->nr; i++) {
 			struct lp_hint *h = &out->v[i];
 
 			h->then_first = b->first > h->line ? b->first :
 							     h->line + 1;
-			h->then_last = line;
+			h->then_last = b->first ? b->last : 0;
 		}
 		bs->nr--;
 	}

@@ -77,6 +77,14 @@ struct lp_code_line {
 	uint64_t addr;
 };
 
+/* A direct jump, conditional or not, as objdump lists it. */
+struct lp_edge {
+	const char *obj;
+	const char *file;       /* its line's */
+	long line;
+	uint64_t addr, target;
+};
+
 struct lp_insns {
 	struct lp_insn *v;
 	size_t nr, alloc;
@@ -87,6 +95,9 @@ struct lp_insns {
 	/* the lines with code in the objects disassembled (jumps.c) */
 	struct lp_code_line *lines;
 	size_t lines_nr, lines_alloc;
+	/* every direct jump of those objects, by target (lp_jumps_mark()) */
+	struct lp_edge *edges;
+	size_t edges_nr, edges_alloc;
 	uint64_t *fn_start;     /* lp_jumps_list(): each symbol's address */
 	size_t fn_nr, fn_alloc;
 	int sampled;            /* counts from branch samples (perf.c) */

@@ -129,6 +129,15 @@ static void add_jump(struct dis *d, const struct jump *j)
 	d->j[d->nr++] = *j;
 }
 
+/* Edges by object and target: what flows into an address. */
+static int cmp_edge(const void *pa, const void *pb)
+{
+	const struct lp_edge *a = pa, *b = pb;
+	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
+
+	return c ? c : (a->target > b->target) - (a->target < b->target);
+}
+
 static int cmp_u64(const void *pa, const void *pb)
 {
 	const uint64_t *a = pa, *b = pb;
@@ -140,6 +149,24 @@ static int is_target(const struct dis *d, uint64_t addr)
 {
 	return bsearch(&addr, d->targets, d->tnr, sizeof(addr), cmp_u64) !=
 	       NULL;
+}
+
+static void add_edge(struct lp_insns *in, const char *obj,
+		     const struct jump *j, uint64_t addr, uint64_t target)
+{
+	struct lp_edge *e;
+
+	if (in->edges_nr == in->edges_alloc) {
+		in->edges_alloc = in->edges_alloc ? in->edges_alloc * 2 : 1024;
+		in->edges = lp_xrealloc(in->edges, in->edges_alloc *
+					sizeof(*in->edges));
+	}
+	e = &in->edges[in->edges_nr++];
+	e->obj = obj;
+	e->file = j->file;
+	e->line = j->line;
+	e->addr = addr;
+	e->target = target;
 }
 
 /*
@@ -285,6 +312,7 @@ static void each_jump(struct lp_insns *in, const char *obj, char *text,
 		if (end == p)
 			continue;       /* an indirect jump */
 		add_target(d, target);
+		add_edge(in, obj, &j, addr, target);
 		if (uncond)
 			continue;
 		pj = j;
@@ -461,5 +489,7 @@ int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant)
 	}
 	free(objs);
 	compact(in);
+	if (in->edges_nr > 1)
+		qsort(in->edges, in->edges_nr, sizeof(*in->edges), cmp_edge);
 	return 0;
 }
