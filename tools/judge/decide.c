@@ -344,43 +344,37 @@ static int partly_ran(const struct lp_hint *hint, const struct lp_insns *in,
 
 /*
  * Code of the hint's line that ran more often than the line's jumps in
- * its function: some evaluations were decided elsewhere (the compiler
- * threaded the test into an earlier one on the common path), and the
- * jumps count only the rest.
+ * its function (none, in a copy where the test became a switch's or was
+ * folded): some evaluations were decided elsewhere, and the jumps count
+ * only the rest.
  */
 static int line_outruns_jumps(const struct lp_hint *hint,
 			      const struct lp_insns *in,
 			      const char **line_real, const size_t *idx,
 			      size_t nidx)
 {
-	size_t l, k, m;
+	size_t l, m;
 
-	for (k = 0; k < nidx; k++) {
-		const struct lp_insn *j = &in->v[idx[k]];
+	for (l = 0; l < in->lines_nr; l++) {
+		const struct lp_code_line *c = &in->lines[l];
+		const struct lp_insn *ins;
 		uint64_t sum = 0;
 
-		if (!j->exe || !j->cond || !j->sym)
+		if (c->line != hint->line || !line_real[l] || !c->addr ||
+		    strcmp(line_real[l], hint->real))
+			continue;
+		ins = lp_insns_find(in, c->obj, c->addr);
+		if (!ins || !ins->exe)
 			continue;
 		for (m = 0; m < nidx; m++) {
 			const struct lp_insn *o = &in->v[idx[m]];
 
-			if (o->cond && o->sym && !strcmp(o->obj, j->obj) &&
-			    same_function(o->sym, j->sym))
+			if (o->cond && o->sym && !strcmp(o->obj, c->obj) &&
+			    same_function(o->sym, c->sym))
 				sum += o->exe;
 		}
-		for (l = 0; l < in->lines_nr; l++) {
-			const struct lp_code_line *c = &in->lines[l];
-			const struct lp_insn *ins;
-
-			if (c->line != hint->line || !line_real[l] ||
-			    !c->addr || strcmp(c->obj, j->obj) ||
-			    !same_function(c->sym, j->sym) ||
-			    strcmp(line_real[l], hint->real))
-				continue;
-			ins = lp_insns_find(in, c->obj, c->addr);
-			if (ins && ins->exe > sum)
-				return 1;
-		}
+		if (ins->exe > sum)
+			return 1;
 	}
 	return 0;
 }
