@@ -94,6 +94,7 @@ void lp_insns_release(struct lp_insns *in)
 	free(in->interned);
 	free(in->lines);
 	free(in->edges);
+	free(in->code);
 	memset(in, 0, sizeof(*in));
 }
 

@@ -387,6 +387,17 @@ static int cmp_edge(const void *pa, const void *pb)
 	return c ? c : (a->target > b->target) - (a->target < b->target);
 }
 
+/* A jump from the hint's line or the statement its if guards. */
+static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
+		    struct real_cache *cache)
+{
+	const char *real = real_of(cache, e->file);
+
+	return real && !strcmp(real, hint->real) &&
+	       (e->line == hint->line || (e->line >= hint->then_first &&
+					  e->line <= hint->then_last));
+}
+
 /*
  * Another jump that ran into @to, the target or the fall-through of @j,
  * from a line that is neither the hint's nor of the statement its if
@@ -416,17 +427,145 @@ static int foreign_inflow(const struct lp_hint *hint,
 	for (e = in->edges + lo; e < in->edges + in->edges_nr &&
 	     !cmp_edge(e, &key); e++) {
 		const struct lp_insn *k = lp_insns_find(in, e->obj, e->addr);
-		const char *real;
 
 		if (e->addr == j->addr || !k || !k->exe ||
 		    (k->cond && !k->taken))
 			continue;
-		real = real_of(cache, e->file);
-		if (real && !strcmp(real, hint->real) &&
-		    (e->line == hint->line || (e->line >= hint->then_first &&
-					       e->line <= hint->then_last)))
-			continue;
+		if (!own_edge(hint, e, cache))
+			return 1;
+	}
+	return 0;
+}
+
+/* The index of @obj's instruction at @addr in in->code, or -1. */
+static long code_at(const struct lp_insns *in, const char *obj,
+		    uint64_t addr)
+{
+	size_t lo = 0, hi = in->code_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct lp_code_insn *c = &in->code[mid];
+		int cmp = c->obj == obj ? 0 : strcmp(c->obj, obj);
+
+		if (cmp < 0 || (!cmp && c->addr < addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == in->code_nr || in->code[lo].addr != addr ||
+	    strcmp(in->code[lo].obj, obj))
+		return -1;
+	return (long)lo;
+}
+
+/*
+ * Is instruction @c code of the statement @hint's if guards: on its
+ * lines, or of a function inlined there (neither the hint's function nor
+ * the symbol's own, which are the code around the if)?
+ */
+static int guarded(const struct lp_hint *hint, const struct lp_code_insn *c,
+		   const char *sym, struct real_cache *cache)
+{
+	const char *real = real_of(cache, c->file);
+
+	if (real && !strcmp(real, hint->real) &&
+	    c->line >= hint->then_first && c->line <= hint->then_last)
 		return 1;
+	return c->ifn && *c->ifn && *hint->func && sym &&
+	       strcmp(c->ifn, hint->func) && !same_function(c->ifn, sym);
+}
+
+#define REGION_MAX 512
+
+static int cmp_addr(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	return (*a > *b) - (*a < *b);
+}
+
+/*
+ * The guarded code reached from @start, walked through its jumps, into
+ * @region (sorted); -1 where it is too large to walk.
+ */
+static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
+			struct real_cache *cache, const struct lp_insn *j,
+			uint64_t start, uint64_t *region)
+{
+	uint64_t todo[64];
+	size_t ntodo = 0, nr = 0, k;
+	long i;
+
+	todo[ntodo++] = start;
+	while (ntodo) {
+		for (i = code_at(in, j->obj, todo[--ntodo]);
+		     i >= 0 && (size_t)i < in->code_nr; i++) {
+			const struct lp_code_insn *c = &in->code[i];
+			int seen = 0;
+
+			for (k = 0; k < nr && !seen; k++)
+				seen = region[k] == c->addr;
+			if (seen || strcmp(c->obj, j->obj) ||
+			    !guarded(hint, c, j->sym, cache))
+				break;
+			if (nr == REGION_MAX || ntodo == 64)
+				return -1;
+			region[nr++] = c->addr;
+			if (c->flow == LP_FLOW_COND || c->flow == LP_FLOW_JMP)
+				todo[ntodo++] = c->target;
+			if (c->flow == LP_FLOW_JMP || c->flow == LP_FLOW_END)
+				break;
+		}
+	}
+	qsort(region, nr, sizeof(*region), cmp_addr);
+	return (long)nr;
+}
+
+/*
+ * Code of the guarded statement, reached from jump @j's side @start, that
+ * a jump from outside it also entered while the program ran: the compiler
+ * shared it with another path (lz4's inlined LZ4_memcpy_using_offset,
+ * entered from a test it threaded past the hint's), and evaluations of
+ * the hint may have gone that way without its jump.
+ */
+static int region_entered(const struct lp_hint *hint,
+			  const struct lp_insns *in, struct real_cache *cache,
+			  const struct lp_insn *j, uint64_t start)
+{
+	uint64_t region[REGION_MAX];
+	long nr = walk_region(hint, in, cache, j, start, region), r;
+
+	if (nr < 0)
+		return 1;
+	for (r = 0; r < nr; r++) {
+		struct lp_edge key;
+		size_t lo = 0, hi = in->edges_nr;
+		const struct lp_edge *e;
+
+		key.obj = j->obj;
+		key.target = region[r];
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_edge(&in->edges[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (e = in->edges + lo; e < in->edges + in->edges_nr &&
+		     !cmp_edge(e, &key); e++) {
+			const struct lp_insn *k;
+
+			if (e->addr == j->addr ||
+			    bsearch(&e->addr, region, (size_t)nr,
+				    sizeof(*region), cmp_addr))
+				continue;
+			k = lp_insns_find(in, e->obj, e->addr);
+			if (k && k->exe && (!k->cond || k->taken) &&
+			    !own_edge(hint, e, cache))
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -447,6 +586,10 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 			continue;
 		if (foreign_inflow(hint, in, cache, j, j->target) ||
 		    (j->next && foreign_inflow(hint, in, cache, j, j->next)))
+			return 1;
+		if (hint->then_first > 0 && hint->then_first <= hint->then_last &&
+		    (region_entered(hint, in, cache, j, j->target) ||
+		     (j->next && region_entered(hint, in, cache, j, j->next))))
 			return 1;
 	}
 	return 0;

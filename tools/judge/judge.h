@@ -85,6 +85,18 @@ struct lp_edge {
 	uint64_t addr, target;
 };
 
+/* One instruction of a disassembly, for walking the code from a jump. */
+enum lp_flow { LP_FLOW_ON, LP_FLOW_COND, LP_FLOW_JMP, LP_FLOW_END };
+
+struct lp_code_insn {
+	const char *obj;
+	const char *file;       /* its line's */
+	const char *ifn;        /* the function objdump says it is of */
+	long line;
+	uint64_t addr, target;
+	enum lp_flow flow;      /* falls through, branches, jumps, ends */
+};
+
 struct lp_insns {
 	struct lp_insn *v;
 	size_t nr, alloc;
@@ -98,6 +110,9 @@ struct lp_insns {
 	/* every direct jump of those objects, by target (lp_jumps_mark()) */
 	struct lp_edge *edges;
 	size_t edges_nr, edges_alloc;
+	/* every instruction of those objects, by object and address */
+	struct lp_code_insn *code;
+	size_t code_nr, code_alloc;
 	uint64_t *fn_start;     /* lp_jumps_list(): each symbol's address */
 	size_t fn_nr, fn_alloc;
 	int sampled;            /* counts from branch samples (perf.c) */

@@ -90,6 +90,7 @@ struct jump {
 	uint64_t fn_start;      /* ... which starts here */
 	uint64_t next;          /* the instruction after it (0: none) */
 	const char *file;       /* the line table's, or "" */
+	const char *ifn;        /* the function of the line ("f():") */
 	long line;
 	int to_cold;            /* the target is in a cold part */
 	int test;               /* a cmov or set, no jump */
@@ -138,6 +139,14 @@ static int cmp_edge(const void *pa, const void *pb)
 	return c ? c : (a->target > b->target) - (a->target < b->target);
 }
 
+static int cmp_code(const void *pa, const void *pb)
+{
+	const struct lp_code_insn *a = pa, *b = pb;
+	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
+
+	return c ? c : (a->addr > b->addr) - (a->addr < b->addr);
+}
+
 static int cmp_u64(const void *pa, const void *pb)
 {
 	const uint64_t *a = pa, *b = pb;
@@ -167,6 +176,51 @@ static void add_edge(struct lp_insns *in, const char *obj,
 	e->line = j->line;
 	e->addr = addr;
 	e->target = target;
+}
+
+/*
+ * Notes instruction @p (text after "addr:\t") at @addr: how control goes
+ * on from it, for walking the code from a jump (decide.c).
+ */
+static void add_code(struct lp_insns *in, const char *obj,
+		     const struct jump *j, uint64_t addr, const char *p)
+{
+	struct lp_code_insn *c;
+	const char *op = p;
+	char *end;
+
+	if (in->code_nr == in->code_alloc) {
+		in->code_alloc = in->code_alloc ? in->code_alloc * 2 : 4096;
+		in->code = lp_xrealloc(in->code, in->code_alloc *
+				       sizeof(*in->code));
+	}
+	c = &in->code[in->code_nr++];
+	c->obj = obj;
+	c->file = j->file;
+	c->ifn = j->ifn;
+	c->line = j->line;
+	c->addr = addr;
+	c->target = 0;
+	c->flow = LP_FLOW_ON;
+	/* prefixes: bnd, notrack, rep, repz */
+	while (!strncmp(op, "bnd ", 4) || !strncmp(op, "notrack ", 8) ||
+	       !strncmp(op, "rep ", 4) || !strncmp(op, "repz ", 5))
+		op = strchr(op, ' ') + 1;
+	if (!strncmp(op, "ret", 3) || !strncmp(op, "ud2", 3) ||
+	    !strncmp(op, "hlt", 3)) {
+		c->flow = LP_FLOW_END;
+		return;
+	}
+	if (op[0] != 'j')
+		return;
+	c->flow = !strncmp(op, "jmp", 3) ? LP_FLOW_JMP : LP_FLOW_COND;
+	while (*op && *op != ' ')
+		op++;
+	while (*op == ' ')
+		op++;
+	c->target = strtoull(op, &end, 16);
+	if (end == op)          /* an indirect jump: where to, unknown */
+		c->flow = LP_FLOW_END;
 }
 
 /*
@@ -223,6 +277,7 @@ static int symbol(struct lp_insns *in, const char *s, struct jump *j)
 	if (end == s || !lt || !gt || strcmp(gt, ">:"))
 		return 0;
 	j->fn = lp_insns_intern(in, lt + 1, (size_t)(gt - lt - 1));
+	j->ifn = j->fn;
 	j->fn_start = addr;
 	/* a symbol with no line table (crt code) is not the last one's */
 	j->file = "";
@@ -262,7 +317,7 @@ static void each_jump(struct lp_insns *in, const char *obj, char *text,
 	int pending = 0, uncond;
 
 	memset(&j, 0, sizeof(j));
-	j.fn = j.file = "";
+	j.fn = j.file = j.ifn = "";
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *p = line, *end;
@@ -275,6 +330,10 @@ static void each_jump(struct lp_insns *in, const char *obj, char *text,
 				pending = 0;
 			} else if (file_line(in, line, &j)) {
 				code_line(in, obj, &j);
+			} else if (strlen(line) > 3 &&
+				   !strcmp(line + strlen(line) - 3, "():")) {
+				j.ifn = lp_insns_intern(in, line,
+							strlen(line) - 3);
 			}
 			continue;
 		}
@@ -286,6 +345,7 @@ static void each_jump(struct lp_insns *in, const char *obj, char *text,
 		p = end + 2;
 		if (in->lines_nr && !in->lines[in->lines_nr - 1].addr)
 			in->lines[in->lines_nr - 1].addr = addr;
+		add_code(in, obj, &j, addr, p);
 		if (pending) {
 			pj.against = !pj.to_cold && !strncmp(p, "jmp", 3) &&
 				     names_cold(p);
@@ -491,5 +551,7 @@ int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant)
 	compact(in);
 	if (in->edges_nr > 1)
 		qsort(in->edges, in->edges_nr, sizeof(*in->edges), cmp_edge);
+	if (in->code_nr > 1)
+		qsort(in->code, in->code_nr, sizeof(*in->code), cmp_code);
 	return 0;
 }
