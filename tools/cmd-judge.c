@@ -168,6 +168,23 @@ static int find_hints(struct lp_hints *hints, const char *src,
 	return ret;
 }
 
+/*
+ * Hints, and no line of their sources with code in what ran: a binary
+ * without a line table (no -g, or stripped) would otherwise make every
+ * hint look unjudgeable, or never run.  An error, not a profile.
+ */
+static int no_line_table(const struct lp_hints *hints,
+			 const struct lp_insns *in, const char *src,
+			 const char *prog)
+{
+	if (!hints->nr || in->lines_nr)
+		return 0;
+	lp_error("no line of the sources under '%s' is in the line tables of "
+		 "'%s': build it with -g (-g1 is enough) and do not strip it, "
+		 "or give --src the folder of its sources", src, prog);
+	return 1;
+}
+
 int cmd_judge(int argc, const char **argv)
 {
 	const char *out = NULL, *src = ".", *cc = NULL, *tmp, *db_path = NULL;
@@ -304,18 +321,8 @@ int cmd_judge(int argc, const char **argv)
 		want[i] = hints.v[i].real;
 	if (!insns.sampled && lp_jumps_mark(&insns, want, hints.nr) < 0)
 		goto done;
-	/*
-	 * Hints, and no line of their sources with code in what ran: a
-	 * binary without a line table (no -g, or stripped) would otherwise
-	 * make every hint look unjudgeable, or never run.
-	 */
-	if (hints.nr && !insns.lines_nr) {
-		lp_error("no line of the sources under '%s' is in the line "
-			 "tables of '%s': build it with -g (-g1 is enough) and "
-			 "do not strip it, or give --src the folder of its "
-			 "sources", src, k < argc ? argv[k] : cg[0]);
+	if (no_line_table(&hints, &insns, src, k < argc ? argv[k] : cg[0]))
 		goto done;
-	}
 	if (lp_judge_decide(&prof, &hints, &insns, &against) < 0)
 		goto done;
 	if (lp_profile_set_meta(&prof, "origin", insns.sampled ? "judge-perf"

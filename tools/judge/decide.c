@@ -587,7 +587,8 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 		if (foreign_inflow(hint, in, cache, j, j->target) ||
 		    (j->next && foreign_inflow(hint, in, cache, j, j->next)))
 			return 1;
-		if (hint->then_first > 0 && hint->then_first <= hint->then_last &&
+		if (hint->then_first > 0 &&
+		    hint->then_first <= hint->then_last &&
 		    (region_entered(hint, in, cache, j, j->target) ||
 		     (j->next && region_entered(hint, in, cache, j, j->next))))
 			return 1;
