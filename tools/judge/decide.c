@@ -295,6 +295,8 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 		lj->jumps++;
 		lj->layout |= ins->against;
 		lj->doubt |= ins->doubt;
+		if (hint->part)
+			lj->unsure = 1;
 		wrong = taken_when_true(r, hint, ins);
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
@@ -596,6 +598,37 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 	return 0;
 }
 
+/*
+ * Did any code of @hint's function run, in any copy of it?  A line with
+ * code that never ran is a hint never run only where its function never
+ * ran either: a copy that ran may hold no code of the line (lz4's
+ * decompression loop, inlined a dozen times, with the test folded in
+ * the copy the program used).
+ */
+static int function_ran(const struct lp_hint *hint,
+			const struct lp_insns *in, struct real_cache *cache)
+{
+	size_t k;
+
+	if (!*hint->func)
+		return 1;
+	for (k = 0; k < in->code_nr; k++) {
+		const struct lp_code_insn *c = &in->code[k];
+		const struct lp_insn *ins;
+		const char *real;
+
+		if (!c->ifn || strcmp(c->ifn, hint->func))
+			continue;
+		real = real_of(cache, c->file);
+		if (!real || strcmp(real, hint->real))
+			continue;
+		ins = lp_insns_find(in, c->obj, c->addr);
+		if (ins && ins->exe)
+			return 1;
+	}
+	return 0;
+}
+
 /* The places that ran and the places with code, as real paths. */
 static void gather_places(struct places *ran, struct places *code,
 			  const struct lp_insns *in, const char **real,
@@ -660,8 +693,9 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		if (!lj.jumps && !in->sampled &&
 		    places_has(&code, hint->real, hint->line) &&
 		    !places_has(&ran, hint->real, hint->line) &&
-		    (hint->expect == 0 || hint->expect == 1)) {
-			/* its code is there and none of it ran */
+		    (hint->expect == 0 || hint->expect == 1) &&
+		    !function_ran(hint, in, &cache)) {
+			/* its code is there and none of its function ran */
 			s.sure = LP_SURE_EXACT;
 		} else if (!lj.jumps ||
 			   (hint->expect != 0 && hint->expect != 1)) {

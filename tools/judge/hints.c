@@ -187,6 +187,7 @@ enum { KW_NONE, KW_LOOP, KW_IF };
 struct parens {
 	unsigned char kw[256];
 	size_t hints_at[256];   /* for an if: the number of hints at '(' */
+	const char *open_at[256];       /* ... and where it opened */
 	size_t depth;
 	int after;              /* the last token was while, for or if */
 };
@@ -209,26 +210,72 @@ struct bodies {
 	size_t nr;
 };
 
-static void paren_open(struct parens *ps, size_t nhints)
+static void paren_open(struct parens *ps, size_t nhints, const char *p)
 {
 	if (ps->depth < sizeof(ps->kw)) {
 		ps->kw[ps->depth] = (unsigned char)ps->after;
 		ps->hints_at[ps->depth] = nhints;
+		ps->open_at[ps->depth] = p;
 	}
 	ps->depth++;
 	ps->after = KW_NONE;
 }
 
-/* A ')': an if's condition ends, and the statement it guards follows. */
-static void paren_close(struct parens *ps, struct bodies *bs, size_t nhints)
+/*
+ * Is the text between an if's parentheses, [@s, @e), one hint and nothing
+ * else (bar parentheses)?  Only then does the statement it guards run
+ * exactly when the hint's condition held: in "a && likely(b)" it runs
+ * when both did.
+ */
+static int whole_condition(const char *s, const char *e)
+{
+	int depth = 0;
+
+	while (s < e && strchr(" \t\n(", *s))
+		s++;
+	if (e - s < 16 || memcmp(s, "__builtin_expect", 16))
+		return 0;
+	for (s += 16; s < e && *s != '('; s++)
+		if (!strchr(" \t\n", *s))
+			return 0;
+	for (; s < e; s++) {
+		if (*s == '"' || *s == '\'') {
+			s = skip_literal(s) - 1;
+		} else if (*s == '(') {
+			depth++;
+		} else if (*s == ')' && !--depth) {
+			break;
+		}
+	}
+	for (s++; s < e; s++)
+		if (!strchr(" \t\n)", *s))
+			return 0;
+	return 1;
+}
+
+/*
+ * A ')': an if's or a loop's condition ends.  Its hints are parts of it,
+ * or the whole of it; an if's whole hint gets the statement it guards.
+ */
+static void paren_close(struct parens *ps, struct bodies *bs,
+			struct lp_hints *out, size_t nhints, const char *p)
 {
 	size_t d;
 
 	if (!ps->depth)
 		return;
 	d = --ps->depth;
-	if (d >= sizeof(ps->kw) || ps->kw[d] != KW_IF ||
-	    ps->hints_at[d] == nhints || bs->nr == 64)
+	if (d >= sizeof(ps->kw) || ps->kw[d] == KW_NONE ||
+	    ps->hints_at[d] == nhints)
+		return;
+	if (!whole_condition(ps->open_at[d] + 1, p)) {
+		size_t i;
+
+		for (i = ps->hints_at[d]; i < nhints && i < out->nr; i++)
+			out->v[i].part = 1;
+		return;
+	}
+	if (ps->kw[d] != KW_IF || bs->nr == 64)
 		return;
 	memset(&bs->v[bs->nr], 0, sizeof(bs->v[0]));
 	bs->v[bs->nr].from = ps->hints_at[d];
@@ -401,10 +448,10 @@ static void scan_text(struct scan *sc, const char *p)
 			ps.after = KW_NONE;
 		if (*p == '(') {
 			paren++;
-			paren_open(&ps, sc->out->nr);
+			paren_open(&ps, sc->out->nr, p);
 		} else if (*p == ')') {
 			paren -= paren > 0;
-			paren_close(&ps, &bs, sc->out->nr);
+			paren_close(&ps, &bs, sc->out, sc->out->nr, p);
 		}
 		else if (*p == '{' && !brace++)
 			memcpy(func, last_call, sizeof(func));

@@ -141,6 +141,13 @@ struct lp_hint {
 	 * not, whatever the layout.
 	 */
 	long then_first, then_last;
+	/*
+	 * A part of an if's or a loop's condition (a && likely(b)): the
+	 * compiler may put the other parts' tests on its line (clang does,
+	 * for a condition over several lines), so its jumps are not surely
+	 * its own.
+	 */
+	int part;
 };
 
 struct lp_hints {
