@@ -246,6 +246,37 @@ struct line_jumps {
  * jump of the line in the function is read by the lines it goes to (it
  * is this if's own), and no cmov or set shares the line.
  */
+/*
+ * A loop's condition tested at the loop's entry (a jump forwards, past
+ * the loop) and at its end (a jump backwards, round again): per
+ * function, one of each at most, each a whole evaluation.
+ */
+static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
+		       const size_t *idx, size_t nidx)
+{
+	size_t k, m;
+
+	if (hint->expect != 1)
+		return 0;
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *a = &in->v[idx[k]];
+		int back = a->target <= a->addr && a->target >= a->sym_start;
+
+		if (!a->cond || !a->sym)
+			return 0;
+		for (m = k + 1; m < nidx; m++) {
+			const struct lp_insn *b = &in->v[idx[m]];
+			int bback = b->target <= b->addr &&
+				    b->target >= b->sym_start;
+
+			if (b->sym && !strcmp(a->obj, b->obj) &&
+			    same_function(a->sym, b->sym) && back == bback)
+				return 0;
+		}
+	}
+	return 1;
+}
+
 static int copies_add_up(const struct lp_hint *hint, const struct runs *r,
 			 const size_t *idx, size_t nidx)
 {
@@ -254,6 +285,8 @@ static int copies_add_up(const struct lp_hint *hint, const struct runs *r,
 	if (strstr(hint->cond, "&&") || strstr(hint->cond, "||") ||
 	    strchr(hint->cond, '?'))
 		return 0;
+	if (hint->loop)
+		return loop_copies(hint, r->in, idx, nidx);
 	for (k = 0; k < nidx; k++) {
 		const struct lp_insn *ins = &r->in->v[idx[k]];
 
