@@ -135,9 +135,9 @@ sites() {
 echo "Every program below is built twice from the same source: plainly"
 echo "(\`-g\`; clang \`-gdwarf-4\`) and judged under valgrind, and with"
 echo "\`likelyprof cc\` and run, whose counts are exact. A *hinted line that"
-echo "ran* is one the instrumented build counted; *judged* ones have a jump"
-echo "judge could read (exact or ambiguous); *counts equal* are exact ones"
-echo "whose correct and incorrect equal the instrumented build's;"
+echo "ran* is one the instrumented build counted; *exact*, *ambiguous* and"
+echo "*unjudgeable* say how sure judge was of it; *counts equal* are exact"
+echo "ones whose correct and incorrect equal the instrumented build's;"
 echo "*backwards* are exact ones more than 2 points off the instrumented"
 echo "build's percent wrong (must be 0); *coverage* is exact over ran;"
 echo "*verdicts agree* compares \`check\` on both, over the exact sites;"
@@ -228,9 +228,9 @@ for prog in $BENCH_JUDGE_PROGRAMS; do
 	done
 done
 echo
-echo "Counts are not equal where the compiler duplicated a jump that judge"
-echo "took as one (a loop's condition tested at entry and at the back edge"
-echo "is two jumps, counted apart), or where an instrumented build's"
-echo "extra compare changed the layout; doc/likelyprof-judge.md says what"
-echo "judge cannot see."
+echo "Where judge cannot tell which way a jump reads or whether it saw every"
+echo "evaluation, it says ambiguous: the coverage is what that costs. Counts"
+echo "are not equal, with the percent still right, where the compiler folded"
+echo "the test on the common path (libev's fd_reify), leaving the jump to"
+echo "the other paths; doc/likelyprof-judge.md says what judge cannot see."
 exit $failed
