@@ -1,22 +1,29 @@
 /*
  * decide.c - from a hint and the jumps of its line to a site
  *
- * The compiler lays out the side a hint expects as the fall-through and
- * moves the other out of line, so a forward conditional jump on the
- * hint's line is taken exactly when the hint was wrong.  A backward jump
- * is a loop's: the loop goes on when it is taken, which is the side a
- * hint on the loop's condition expects, so there taken means right.
+ * A jump of the hint's line is read by the lines it goes to where the
+ * source says which lines the hint's if guards: into them, taken is the
+ * condition held.  Elsewhere by the layout the hint asks for: the
+ * expected side is the fall-through, so a jump forwards, or into another
+ * part of the function (gcc's f.cold, before f in the address order), is
+ * taken when the hint was wrong; a jump backwards inside the function is
+ * a loop's, taken when its condition held, only where the hint is the
+ * loop's condition.  What neither tells is no reading at all.
  *
- * How sure that is depends on how many jumps the line has.  The copies
- * of one hint (a static inline inlined into several functions) each have
- * their own jump and are summed: exact.  Several jumps of one line in
- * one function (a && b, a macro expanding to many tests, a loop the
- * compiler duplicated), or several hints on one line, cannot be told
- * apart from counts alone: ambiguous.  A line that ran but has no
- * conditional jump (cmov, a folded or threaded branch), or a hint with
- * no 0/1 expectation, is unjudgeable.  A jump whose fall-through goes to
- * a cold part (gcc's f.cold) while its target stays hot has the layout
- * against the reading above, whatever the hint said: ambiguous too.
+ * A wrong verdict costs more than none, so a site is exact only where
+ * every doubt is ruled out; else it is ambiguous.  The copies of one
+ * hint in several functions are summed, and so are the copies of a
+ * one-part condition in one function, each read by its lines (or a
+ * loop's test at entry and at its end).  Several jumps of one line in one
+ * function otherwise (a && b, a macro expanding to many tests), a cmov or
+ * set beside them, several hints on one line, a hint that is a part of
+ * its condition, a part that never ran, counts that do not add up, code
+ * of the line that ran more often than its jumps, or code of either side
+ * that other jumps entered (a test threaded past the hint's) leave it
+ * ambiguous.  A line that ran but has no conditional jump (cmov, a folded
+ * or threaded branch), or a hint with no 0/1 expectation, is
+ * unjudgeable; one whose code is there and whose function never ran is
+ * exact with no evaluations, never run.
  */
 #include <stdlib.h>
 #include <string.h>
