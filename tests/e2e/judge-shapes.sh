@@ -9,8 +9,9 @@
 # rare block placed above inside a loop (backward jumps that are no
 # loop's condition); a && whose second part never runs; a hint in a cold
 # function, whose guarded block gcc puts in the fall-through against the
-# hint (read by the line table, not the layout); a hint that never runs; a hint in a header found through a relative -Iinclude; and
-# extra.c, which no program links.  Each program is built plainly from
+# hint (read by the line table, not the layout); a hint that never runs;
+# a hint in a header found through a relative -Iinclude; and extra.c,
+# which no program links.  Each program is built plainly from
 # its source folder with gcc and clang (-gdwarf-4 for valgrind 3.19) at
 # -O2 and -O3, with a compilation database of relative paths, and judged
 # from another folder.  Against an instrumented build of the same
