@@ -69,8 +69,9 @@ for cc in gcc clang; do
 			$cc main.o shapes.o -o ../$v
 		) || { fail "$v: build"; continue; }
 		dir=$(cd shapes && pwd)
-		# extra.c is built too, into nothing the program links
-		for u in main.c shapes.c extra.c; do
+		# extra.c is built too, into nothing the program links;
+		# first, so that the header's hint is seen in it first
+		for u in extra.c main.c shapes.c; do
 			printf '{"directory": "%s", "arguments": ["%s", "-Iinclude", "-c", "%s"], "file": "%s"}\n' \
 				"$dir" $cc $u $u
 		done | sed '1s/^/[/; $!s/$/,/; $s/$/]/' > shapes/compile_commands.json

@@ -710,8 +710,13 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		struct line_jumps lj;
 		size_t same_line = 0;
 
-		/* a source of the tree that is not in the binary */
-		if (code.nr && !places_has(&code, hint->unit_real, 0) &&
+		/*
+		 * A source of the tree that is not in the binary.  A
+		 * header's hint is kept whatever unit it was first seen
+		 * in: another unit, one in the binary, may include it too.
+		 */
+		if (code.nr && !strcmp(hint->real, hint->unit_real) &&
+		    !places_has(&code, hint->unit_real, 0) &&
 		    !places_has(&ran, hint->unit_real, 0))
 			continue;
 		for (k = 0; k < h->nr; k++)
