@@ -3,11 +3,17 @@
 # the exact counts of an instrumented build of the same source: for each
 # program, compiler and optimisation level, the hinted lines that ran,
 # how many judge judged and how sure, how many exact counts equal the
-# instrumented build's, how many check verdicts agree, that no verdict
-# comes from an unsure site, and what the run under valgrind costs.
+# instrumented build's, how many exact sites are more than 2 points off
+# its percent wrong (read backwards: must be 0), how many check verdicts
+# agree, that no verdict comes from an unsure site, and what the run
+# under valgrind costs.  judge runs outside the source folder.
 #
-# Programs: bench/workload (tokenizer, hash table, LZ coder), and lz4 and
-# zstd, the upstream tarballs of Debian's source packages fetched through
+# Programs: bench/workload (tokenizer, hash table, LZ coder); the demo's
+# logstat (error paths that gcc moves to .cold parts); the shapes of
+# tests/e2e/judge/shapes (a .cold abort, rare continues and blocks inside
+# loops, a cold function); libev driven by bench/judge-libev.c (select,
+# poll and epoll backends); and lz4 and zstd.  libev, lz4 and zstd are
+# the upstream tarballs of Debian's source packages fetched through
 # tests/real/lib.sh (kept in BENCH_REAL_DIR).  Each is built plainly with
 # -g (clang: -gdwarf-4, which valgrind 3.19 reads) and with likelyprof cc,
 # same flags; the plain build's compile_commands.json (made by bear, when
@@ -17,7 +23,7 @@
 # zstd", BENCH_REAL_DIR=build/real.
 . "$(dirname "$0")/lib.sh"
 : "${BENCH_JUDGE_LEVELS:=-O2 -O3}"
-: "${BENCH_JUDGE_PROGRAMS:=workload lz4 zstd}"
+: "${BENCH_JUDGE_PROGRAMS:=workload logstat shapes libev lz4 zstd}"
 : "${BENCH_REAL_DIR:=$root/build/real}"
 
 work=$BENCH_BUILD/judge
@@ -45,6 +51,13 @@ tree() {
 	mkdir -p "$2" || return 1
 	case $1 in
 	workload) cp "$here/workload/"*.c "$here/workload/"*.h "$2/" ;;
+	logstat) cp "$root/examples/logstat/"* "$2/" ;;
+	shapes) cp -R "$root/tests/e2e/judge/shapes/." "$2/" ;;
+	libev)
+		t=$(real_src libev "$work/fetch-libev.log") && [ -n "$t" ] &&
+			tar -xf "$t" -C "$2" --strip-components=1 &&
+			cp "$here/judge-libev.c" "$2/" &&
+			(cd "$2" && ./configure -q >/dev/null 2>&1) ;;
 	lz4 | zstd)
 		p=$([ "$1" = zstd ] && echo libzstd || echo lz4)
 		t=$(real_src "$p" "$work/fetch-$p.log") &&
@@ -58,6 +71,9 @@ tree() {
 cat >"$work/build.sh" <<'EOF'
 case $1 in
 workload) cd "$2" && $3 $4 -pthread *.c -o workload ;;
+logstat) cd "$2" && $3 $4 -pthread main.c gen.c parse.c stats.c -o logstat ;;
+shapes) cd "$2" && $3 $4 -Iinclude main.c shapes.c -o shapes ;;
+libev) cd "$2" && $3 $4 -DHAVE_CONFIG_H -I. -w ev.c judge-libev.c -o evload -lm ;;
 lz4) make -C "$2/programs" -j2 CC="$3" CFLAGS="$4" lz4 ;;
 zstd) make -C "$2/programs" -j2 CC="$3" CFLAGS="$4" HAVE_ZLIB=0 \
 	HAVE_LZMA=0 HAVE_LZ4=0 zstd ;;
@@ -65,7 +81,8 @@ esac
 EOF
 binary_of() {
 	case $1 in
-	workload) echo "$2/workload" ;;
+	workload | logstat | shapes) echo "$2/$1" ;;
+	libev) echo "$2/evload" ;;
 	*) echo "$2/programs/$1" ;;
 	esac
 }
@@ -89,6 +106,9 @@ EOF
 workload_of() {
 	case $1 in
 	workload) echo "\"$2\" 1 64 2" ;;
+	logstat) echo "\"$2\" 2" ;;
+	shapes) echo "\"$2\"" ;;
+	libev) echo "for b in 1 2 4; do \"$2\" \$b || exit 1; done" ;;
 	lz4) echo "for l in -1 -9; do \"$2\" \$l -c in | \"$2\" -d -c > out; cmp in out || exit 1; done" ;;
 	zstd) echo "for l in -1 -3 -19; do \"$2\" \$l -q -c in | \"$2\" -d -q -c > out; cmp in out || exit 1; done" ;;
 	esac
@@ -115,21 +135,24 @@ sites() {
 echo "Every program below is built twice from the same source: plainly"
 echo "(\`-g\`; clang \`-gdwarf-4\`) and judged under valgrind, and with"
 echo "\`likelyprof cc\` and run, whose counts are exact. A *hinted line that"
-echo "ran* is one the instrumented build counted; *judged* ones have a jump"
-echo "judge could read (exact or ambiguous); *counts equal* are exact ones"
-echo "whose correct and incorrect equal the instrumented build's; *verdicts"
-echo "agree* compares \`check\` on both, over the exact sites; *from unsure*"
-echo "counts remove or flip verdicts on ambiguous or unjudgeable sites (must"
-echo "be 0). Time is the wall clock of the plain run, then of judge's (the"
-echo "run under valgrind, the disassembly and the preprocessing)."
+echo "ran* is one the instrumented build counted; *exact*, *ambiguous* and"
+echo "*unjudgeable* say how sure judge was of it; *counts equal* are exact"
+echo "ones whose correct and incorrect equal the instrumented build's;"
+echo "*backwards* are exact ones more than 2 points off the instrumented"
+echo "build's percent wrong (must be 0); *coverage* is exact over ran;"
+echo "*verdicts agree* compares \`check\` on both, over the exact sites;"
+echo "*from unsure* counts remove or flip verdicts on ambiguous or"
+echo "unjudgeable sites (must be 0). judge runs outside the source folder."
+echo "Time is the wall clock of the plain run, then of judge's (the run"
+echo "under valgrind, the disassembly and the preprocessing)."
 echo
-echo "| program | compiler | level | hinted lines that ran | judged | exact | counts equal | verdicts agree | from unsure | time (s): plain, judge |"
-echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| program | compiler | level | hinted lines that ran | exact | ambiguous | unjudgeable | coverage | counts equal | backwards | verdicts agree | from unsure | time (s): plain, judge |"
+echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 
 for prog in $BENCH_JUDGE_PROGRAMS; do
 	src=$work/$prog/src
 	if ! tree "$prog" "$src" >"$work/$prog.tree.log" 2>&1; then
-		echo "| $prog | | | not measured: cannot fetch its sources | | | | | | |"
+		echo "| $prog | | | not measured: cannot fetch its sources | | | | | | | | | |"
 		continue
 	fi
 	sh "$work/input.sh" "$src" >"$work/$prog.in"
@@ -174,9 +197,19 @@ for prog in $BENCH_JUDGE_PROGRAMS; do
 			awk '$2 + $3 > 0' inst.sites >ran
 			join ran judged.sites >both
 			ran_n=$(wc -l <ran)
-			judged_n=$(awk '$7 == "exact" || $7 == "ambiguous"' both | wc -l)
 			exact_n=$(awk '$7 == "exact"' both | wc -l)
+			amb_n=$(awk '$7 == "ambiguous"' both | wc -l)
+			unj_n=$(awk '$7 == "unjudgeable"' both | wc -l)
 			equal_n=$(awk '$7 == "exact" && $2 == $5 && $3 == $6' both | wc -l)
+			back_n=$(awk '$7 == "exact" {
+				a = 100 * $3 / ($2 + $3)
+				b = $5 + $6 ? 100 * $6 / ($5 + $6) : -100
+				if (a - b > 2 || b - a > 2) n++
+			} END { print n + 0 }' both)
+			[ "$back_n" = 0 ] ||
+				fail "$prog, $cc $level: $back_n exact sites read backwards"
+			cover=$(awk -v e="$exact_n" -v r="$ran_n" \
+				'BEGIN { printf "%.0f%%", r ? 100 * e / r : 0 }')
 			awk '$7 == "exact" { print $1 }' both >exact.lines
 			join exact.lines inst.v >inst.ev
 			join exact.lines judged.v >judged.ev
@@ -189,15 +222,15 @@ for prog in $BENCH_JUDGE_PROGRAMS; do
 				fail "$prog, $cc $level: $unsure_n verdicts from unsure sites"
 			cost=$(awk -v a="$t0" -v b="$t1" -v c="$t2" \
 				'BEGIN { printf "%.2f, %.1f", b - a, c - b }')
-			echo "| $prog | $cc | $level | $ran_n | $judged_n | $exact_n | $equal_n | $agree_n of $verdict_n | $unsure_n | $cost |"
+			echo "| $prog | $cc | $level | $ran_n | $exact_n | $amb_n | $unj_n | $cover | $equal_n | $back_n | $agree_n of $verdict_n | $unsure_n | $cost |"
 			cd "$work" || exit 1
 		done
 	done
 done
 echo
-echo "Counts are not equal where the compiler duplicated a jump that judge"
-echo "took as one (a loop's condition tested at entry and at the back edge"
-echo "is two jumps, counted apart), or where an instrumented build's"
-echo "extra compare changed the layout; doc/likelyprof-judge.md says what"
-echo "judge cannot see."
+echo "Where judge cannot tell which way a jump reads or whether it saw every"
+echo "evaluation, it says ambiguous: the coverage is what that costs. Counts"
+echo "are not equal, with the percent still right, where the compiler folded"
+echo "the test on the common path (libev's fd_reify), leaving the jump to"
+echo "the other paths; doc/likelyprof-judge.md says what judge cannot see."
 exit $failed

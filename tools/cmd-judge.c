@@ -168,6 +168,23 @@ static int find_hints(struct lp_hints *hints, const char *src,
 	return ret;
 }
 
+/*
+ * Hints, and no line of their sources with code in what ran: a binary
+ * without a line table (no -g, or stripped) would otherwise make every
+ * hint look unjudgeable, or never run.  An error, not a profile.
+ */
+static int no_line_table(const struct lp_hints *hints,
+			 const struct lp_insns *in, const char *src,
+			 const char *prog)
+{
+	if (!hints->nr || in->lines_nr)
+		return 0;
+	lp_error("no line of the sources under '%s' is in the line tables of "
+		 "'%s': build it with -g (-g1 is enough) and do not strip it, "
+		 "or give --src the folder of its sources", src, prog);
+	return 1;
+}
+
 int cmd_judge(int argc, const char **argv)
 {
 	const char *out = NULL, *src = ".", *cc = NULL, *tmp, *db_path = NULL;
@@ -175,7 +192,7 @@ int cmd_judge(int argc, const char **argv)
 	struct lp_compile_db db = { NULL, 0 };
 	const char **flags = lp_xcalloc((size_t)argc + 1, sizeof(*flags));
 	const char **cg = lp_xcalloc((size_t)argc + 1, sizeof(*cg));
-	struct lp_hints hints = { NULL, 0, 0 };
+	struct lp_hints hints = { NULL, 0, 0, 0 };
 	struct lp_insns insns;
 	struct lp_profile prof = LP_PROFILE_INIT;
 	size_t nflags = 0, ncg = 0, i, n[5] = { 0 }, before, against = 0;
@@ -257,7 +274,11 @@ int cmd_judge(int argc, const char **argv)
 	}
 	if (find_hints(&hints, src, cc, flags, nflags, db_path, &db) < 0)
 		goto done;
-	if (!hints.nr)
+	if (!hints.nr && hints.failed)
+		lp_warning("no hint (__builtin_expect) found: %zu source%s "
+			   "under '%s' did not preprocess (above)",
+			   hints.failed, hints.failed == 1 ? "" : "s", src);
+	else if (!hints.nr)
 		lp_warning("no hint (__builtin_expect) in the sources under "
 			   "'%s'", src);
 	for (i = 0; i < ncg; i++)
@@ -298,8 +319,11 @@ int cmd_judge(int argc, const char **argv)
 	want = lp_xcalloc(hints.nr + 1, sizeof(*want));
 	for (i = 0; i < hints.nr; i++)
 		want[i] = hints.v[i].real;
-	if ((!insns.sampled && lp_jumps_mark(&insns, want, hints.nr) < 0) ||
-	    lp_judge_decide(&prof, &hints, &insns, &against) < 0)
+	if (!insns.sampled && lp_jumps_mark(&insns, want, hints.nr) < 0)
+		goto done;
+	if (no_line_table(&hints, &insns, src, k < argc ? argv[k] : cg[0]))
+		goto done;
+	if (lp_judge_decide(&prof, &hints, &insns, &against) < 0)
 		goto done;
 	if (lp_profile_set_meta(&prof, "origin", insns.sampled ? "judge-perf"
 						  : "judge-valgrind") < 0 ||

@@ -187,17 +187,14 @@ char *lp_site_message(const struct lp_check_entry *e,
 			fprintf(m, "has no branch of its own in the binary; "
 				"not judged");
 		else
-			fprintf(m, "is ambiguous in the binary (several "
-				"jumps on its line, or a layout that does not "
-				"show which side it expects; %llu evaluations "
-				"at most); not judged",
-				(unsigned long long)j->evals);
+			fprintf(m, "is ambiguous in the binary (its "
+				"line's jumps ran %llu times, but may be "
+				"other tests' or miss some of its own); not "
+				"judged", (unsigned long long)j->evals);
 		break;
 	}
-	/* a verdict from a binary's jumps says so, measured ones do not */
-	if (s->sure == LP_SURE_AMBIGUOUS && j->verdict != LP_VERDICT_UNSURE)
-		fprintf(m, " (ambiguous counts)");
-	else if (s->sure == LP_SURE_ESTIMATED &&
+	/* a verdict from samples says so, measured ones do not */
+	if (s->sure == LP_SURE_ESTIMATED &&
 		 j->verdict != LP_VERDICT_UNSURE &&
 		 j->verdict != LP_VERDICT_NEVER)
 		sampled_note(m, &j->total);

@@ -605,14 +605,15 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 
 		lp_policy_judge(pol, s->per, n, s->expect, &s->j);
 		/*
-		 * Counts read from a binary are only worth a change where
+		 * Counts read from a binary are only worth a verdict where
 		 * they are those of the hint's own jump: an ambiguous site
-		 * may sum a neighbour's jump, and an unjudgeable one has no
-		 * jump at all, so its zero counts do not mean "never ran".
+		 * may sum a neighbour's jump or miss evaluations that went
+		 * past its own (so even "fine", "too few" or "never ran"
+		 * could be false), and an unjudgeable one has no jump at
+		 * all.
 		 */
 		if (s->sure == LP_SURE_UNJUDGEABLE ||
-		    (s->sure == LP_SURE_AMBIGUOUS &&
-		     lp_verdict_changes(s->j.verdict)))
+		    s->sure == LP_SURE_AMBIGUOUS)
 			s->j.verdict = LP_VERDICT_UNSURE;
 		/* estimates are only as good as the samples behind them */
 		else if (s->sure == LP_SURE_ESTIMATED)

@@ -7,7 +7,11 @@
  * "*" relative to the line before.  With --dump-instr=yes a position is
  * "address line".  A "jcnd=TAKEN/EXECUTED TARGET" line is followed by
  * the position of the jump itself; callgrind writes one only for a jump
- * that was taken at least once, which is why jumps.c asks objdump.
+ * that was taken at least once, which is why jumps.c asks objdump.  A
+ * conditional jump into another symbol (gcc's "f.cold" part) may be
+ * booked as a call instead, "calls=COUNT TARGET" followed by the jump's
+ * position: its count is kept too (lp_insn.called), and jumps.c adds it
+ * where the instruction is a conditional jump.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +36,50 @@ const char *lp_insns_name(struct lp_insns *in, const char *s, size_t n)
 	return d;
 }
 
+static size_t name_hash(const char *s, size_t n)
+{
+	size_t h = 2166136261u, i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/*
+ * An open-addressing table: objdump -l names a file at every line change,
+ * and the paths are compared (and resolved) once per distinct name.
+ */
+const char *lp_insns_intern(struct lp_insns *in, const char *s, size_t n)
+{
+	size_t i, mask;
+
+	if (2 * (in->interned_nr + 1) > in->interned_alloc) {
+		const char **old = in->interned;
+		size_t k, oldn = in->interned_alloc;
+
+		in->interned_alloc = oldn ? oldn * 2 : 256;
+		in->interned = lp_xcalloc(in->interned_alloc,
+					  sizeof(*in->interned));
+		mask = in->interned_alloc - 1;
+		for (k = 0; k < oldn; k++) {
+			if (!old[k])
+				continue;
+			i = name_hash(old[k], strlen(old[k])) & mask;
+			while (in->interned[i])
+				i = (i + 1) & mask;
+			in->interned[i] = old[k];
+		}
+		free(old);
+	}
+	mask = in->interned_alloc - 1;
+	for (i = name_hash(s, n) & mask; in->interned[i]; i = (i + 1) & mask)
+		if (!strncmp(in->interned[i], s, n) && !in->interned[i][n])
+			return in->interned[i];
+	in->interned[i] = lp_insns_name(in, s, n);
+	in->interned_nr++;
+	return in->interned[i];
+}
+
 void lp_insns_release(struct lp_insns *in)
 {
 	size_t i;
@@ -43,6 +91,10 @@ void lp_insns_release(struct lp_insns *in)
 	free(in->names);
 	free(in->v);
 	free(in->fn_start);
+	free(in->interned);
+	free(in->lines);
+	free(in->edges);
+	free(in->code);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -127,7 +179,7 @@ int lp_callgrind_read(struct lp_insns *in, const char *path)
 	struct names files = { NULL, 0 }, fns = { NULL, 0 }, objs = { NULL, 0 };
 	const char *obj = "", *fl = "", *file = "", *fn = "";
 	uint64_t addr = 0, line = 0, taken = 0;
-	enum { COST, SKIP, JUMP } next = COST;
+	enum { COST, CALL, JUMP } next = COST;
 	char *buf = NULL;
 	size_t cap = 0, lineno = 0;
 	ssize_t len;
@@ -159,10 +211,6 @@ int lp_callgrind_read(struct lp_insns *in, const char *path)
 					       lineno);
 				break;
 			}
-			if (next == SKIP) {
-				next = COST;
-				continue;
-			}
 			cost = strtoull(p, &end, 10);
 			memset(&ins, 0, sizeof(ins));
 			ins.obj = obj;
@@ -170,8 +218,11 @@ int lp_callgrind_read(struct lp_insns *in, const char *path)
 			ins.fn = fn;
 			ins.addr = addr;
 			ins.line = (long)line;
+			/* a call's cost is inclusive: not this one's */
 			if (next == JUMP)
 				ins.taken = taken;
+			else if (next == CALL)
+				ins.called = taken;
 			else
 				ins.exe = cost;
 			next = COST;
@@ -198,14 +249,15 @@ int lp_callgrind_read(struct lp_insns *in, const char *path)
 			name_of(in, &fns, eq + 1);
 		} else if (KEY("cob")) {
 			name_of(in, &objs, eq + 1);
-		} else if (KEY("calls") || KEY("jump")) {
-			/* the call's inclusive cost, the jump's position */
-			next = SKIP;
-		} else if (KEY("jcnd")) {
+		} else if (KEY("calls") || KEY("jcnd")) {
 			char *end;
 
 			taken = strtoull(eq + 1, &end, 10);
-			next = JUMP;
+			next = KEY("calls") ? CALL : JUMP;
+		} else if (KEY("jump")) {
+			/* an unconditional jump's position: nothing to count */
+			next = CALL;
+			taken = 0;
 		}
 #undef KEY
 		if (!obj || !file || !fn) {

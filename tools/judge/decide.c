@@ -1,22 +1,29 @@
 /*
  * decide.c - from a hint and the jumps of its line to a site
  *
- * The compiler lays out the side a hint expects as the fall-through and
- * moves the other out of line, so a forward conditional jump on the
- * hint's line is taken exactly when the hint was wrong.  A backward jump
- * is a loop's: the loop goes on when it is taken, which is the side a
- * hint on the loop's condition expects, so there taken means right.
+ * A jump of the hint's line is read by the lines it goes to where the
+ * source says which lines the hint's if guards: into them, taken is the
+ * condition held.  Elsewhere by the layout the hint asks for: the
+ * expected side is the fall-through, so a jump forwards, or into another
+ * part of the function (gcc's f.cold, before f in the address order), is
+ * taken when the hint was wrong; a jump backwards inside the function is
+ * a loop's, taken when its condition held, only where the hint is the
+ * loop's condition.  What neither tells is no reading at all.
  *
- * How sure that is depends on how many jumps the line has.  The copies
- * of one hint (a static inline inlined into several functions) each have
- * their own jump and are summed: exact.  Several jumps of one line in
- * one function (a && b, a macro expanding to many tests, a loop the
- * compiler duplicated), or several hints on one line, cannot be told
- * apart from counts alone: ambiguous.  A line that ran but has no
- * conditional jump (cmov, a folded or threaded branch), or a hint with
- * no 0/1 expectation, is unjudgeable.  A jump whose fall-through goes to
- * a cold part (gcc's f.cold) while its target stays hot has the layout
- * against the reading above, whatever the hint said: ambiguous too.
+ * A wrong verdict costs more than none, so a site is exact only where
+ * every doubt is ruled out; else it is ambiguous.  The copies of one
+ * hint in several functions are summed, and so are the copies of a
+ * one-part condition in one function, each read by its lines (or a
+ * loop's test at entry and at its end).  Several jumps of one line in one
+ * function otherwise (a && b, a macro expanding to many tests), a cmov or
+ * set beside them, several hints on one line, a hint that is a part of
+ * its condition, a part that never ran, counts that do not add up, code
+ * of the line that ran more often than its jumps, or code of either side
+ * that other jumps entered (a test threaded past the hint's) leave it
+ * ambiguous.  A line that ran but has no conditional jump (cmov, a folded
+ * or threaded branch), or a hint with no 0/1 expectation, is
+ * unjudgeable; one whose code is there and whose function never ran is
+ * exact with no evaluations, never run.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,38 +52,673 @@ static const char *real_of(struct real_cache *c, const char *name)
 	return c->real[c->nr++];
 }
 
-/*
- * Adds jump @ins to site @s: forwards, taken is the hint wrong; backwards
- * (a loop's), taken is it right.  The samples, where there are some, go
- * the same way as the counts estimated from them.
- */
-static void count(struct lp_prof_site *s, const struct lp_insn *ins)
-{
-	int loop = ins->target <= ins->addr;
+/* A file and line, the file as a real path: a sorted set of them. */
+struct place {
+	const char *real;
+	long line;
+};
 
-	s->correct += loop ? ins->taken : ins->exe - ins->taken;
-	s->incorrect += loop ? ins->exe - ins->taken : ins->taken;
-	s->samp_right += loop ? ins->s_taken : ins->s_exe - ins->s_taken;
-	s->samp_wrong += loop ? ins->s_exe - ins->s_taken : ins->s_taken;
+struct places {
+	struct place *v;
+	size_t nr, alloc;
+};
+
+static void place_add(struct places *ps, const char *real, long line)
+{
+	if (!real)
+		return;
+	if (ps->nr == ps->alloc) {
+		ps->alloc = ps->alloc ? ps->alloc * 2 : 256;
+		ps->v = lp_xrealloc(ps->v, ps->alloc * sizeof(*ps->v));
+	}
+	ps->v[ps->nr].real = real;
+	ps->v[ps->nr++].line = line;
+}
+
+static int cmp_place(const void *pa, const void *pb)
+{
+	const struct place *a = pa, *b = pb;
+	int c = a->real == b->real ? 0 : strcmp(a->real, b->real);
+
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+static void places_sort(struct places *ps)
+{
+	if (ps->nr > 1)
+		qsort(ps->v, ps->nr, sizeof(*ps->v), cmp_place);
+}
+
+/* Is @real:@line in @ps; with @line 0, any line of @real? */
+static int places_has(const struct places *ps, const char *real, long line)
+{
+	size_t lo = 0, hi = ps->nr;
+	struct place key = { real, line };
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_place(&ps->v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == ps->nr || strcmp(ps->v[lo].real, real))
+		return 0;
+	return !line || ps->v[lo].line == line;
+}
+
+/*
+ * What a taken jump of @hint's line says: 1 the hint was wrong, 0 it was
+ * right, -1 no telling.  The compiler lays the side the hint expects out
+ * as the fall-through, so a jump forwards, or into another part of the
+ * function (gcc's f.cold, placed before f: backwards in the address
+ * order, but no loop's), is taken when the hint was wrong.  A jump
+ * backwards inside the function is a loop's back edge where the hint is
+ * the loop's condition (taken: the condition held, which likely()
+ * expects); on an if's line it may be a rare block placed above or a
+ * continue, which says nothing of the side: no telling.  A loop's
+ * condition that expects false is laid out either way: no telling.
+ */
+static int taken_is_wrong(const struct lp_hint *hint,
+			  const struct lp_insn *ins)
+{
+	int elsewhere = ins->target < ins->sym_start;
+	int back = !elsewhere && ins->target <= ins->addr;
+
+	if (hint->loop)
+		return hint->expect != 1 ? -1 : !back;
+	return back ? -1 : 1;
+}
+
+/*
+ * The runs of instructions of the line tables by object and address, to
+ * say which line an address is on: @line_real holds their real paths.
+ */
+struct runs {
+	const struct lp_insns *in;
+	const char **line_real;
+	size_t *by_addr;
+	size_t nr;
+};
+
+static const struct lp_insns *sort_in;
+
+static int cmp_run(const void *pa, const void *pb)
+{
+	const struct lp_code_line *a = &sort_in->lines[*(const size_t *)pa];
+	const struct lp_code_line *b = &sort_in->lines[*(const size_t *)pb];
+	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
+
+	return c ? c : (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+static void runs_init(struct runs *r, const struct lp_insns *in,
+		      const char **line_real)
+{
+	size_t k;
+
+	r->in = in;
+	r->line_real = line_real;
+	r->by_addr = lp_xcalloc(in->lines_nr + 1, sizeof(*r->by_addr));
+	r->nr = 0;
+	for (k = 0; k < in->lines_nr; k++)
+		if (in->lines[k].addr)
+			r->by_addr[r->nr++] = k;
+	sort_in = in;
+	if (r->nr > 1)
+		qsort(r->by_addr, r->nr, sizeof(*r->by_addr), cmp_run);
+}
+
+/* Is @addr of @obj on a line of the statement @hint's if guards? */
+static int in_then(const struct runs *r, const struct lp_hint *hint,
+		   const char *obj, uint64_t addr)
+{
+	size_t lo = 0, hi = r->nr;
+	const struct lp_code_line *c;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct lp_code_line *m = &r->in->lines[r->by_addr[mid]];
+		int cmp = m->obj == obj ? 0 : strcmp(m->obj, obj);
+
+		if (cmp < 0 || (!cmp && m->addr <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	c = &r->in->lines[r->by_addr[lo - 1]];
+	return !strcmp(c->obj, obj) && r->line_real[r->by_addr[lo - 1]] &&
+	       !strcmp(r->line_real[r->by_addr[lo - 1]], hint->real) &&
+	       c->line >= hint->then_first && c->line <= hint->then_last;
+}
+
+/*
+ * Read by the line table, not by the layout: a jump into the statement
+ * its if guards, that does not fall through into it, is taken when the
+ * condition held (1); one that falls through into it, and jumps
+ * elsewhere, when it did not (0).  -1 where the lines do not tell.
+ */
+static int taken_when_true(const struct runs *r, const struct lp_hint *hint,
+			   const struct lp_insn *ins)
+{
+	int t, n;
+
+	if (hint->then_first <= 0 || hint->then_first > hint->then_last ||
+	    !ins->next)
+		return -1;
+	t = in_then(r, hint, ins->obj, ins->target);
+	n = in_then(r, hint, ins->obj, ins->next);
+	return t == n ? -1 : t;
+}
+
+/* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
+static void count(struct lp_prof_site *s, const struct lp_insn *ins,
+		  int wrong)
+{
+	s->correct += wrong ? ins->exe - ins->taken : ins->taken;
+	s->incorrect += wrong ? ins->taken : ins->exe - ins->taken;
+	s->samp_right += wrong ? ins->s_exe - ins->s_taken : ins->s_taken;
+	s->samp_wrong += wrong ? ins->s_taken : ins->s_exe - ins->s_taken;
+}
+
+/* "f" of "f.cold" and of "f": the parts of one function are one. */
+static int same_function(const char *a, const char *b)
+{
+	size_t na = strcspn(a, "."), nb = strcspn(b, ".");
+
+	if (!strcmp(a, b))
+		return 1;
+	if (na != nb || strncmp(a, b, na))
+		return 0;
+	return (!a[na] || !strncmp(a + na, ".cold", 5)) &&
+	       (!b[nb] || !strncmp(b + nb, ".cold", 5));
+}
+
+/* What the jumps of a hint's line say, gathered by read_line(). */
+struct line_jumps {
+	size_t jumps;           /* that ran */
+	int shared;             /* several in one function, one ran */
+	int layout;             /* a layout against the hint */
+	int unsure;             /* a jump that says nothing of the side */
+	int doubt;              /* counts that do not add up */
+};
+
+/*
+ * Copies of one simple condition in one function (a static inline
+ * inlined twice, a loop's test at entry and at its end) add up, each
+ * evaluation tested once: so where the condition has one part and every
+ * jump of the line in the function is read by the lines it goes to (it
+ * is this if's own), and no cmov or set shares the line.
+ */
+/*
+ * A loop's condition tested at the loop's entry (a jump forwards, past
+ * the loop) and at its end (a jump backwards, round again): per
+ * function, one of each at most, each a whole evaluation.
+ */
+static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
+		       const size_t *idx, size_t nidx)
+{
+	size_t k, m;
+
+	if (hint->expect != 1)
+		return 0;
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *a = &in->v[idx[k]];
+		int back = a->target <= a->addr && a->target >= a->sym_start;
+
+		if (!a->cond || !a->sym)
+			return 0;
+		for (m = k + 1; m < nidx; m++) {
+			const struct lp_insn *b = &in->v[idx[m]];
+			int bback = b->target <= b->addr &&
+				    b->target >= b->sym_start;
+
+			if (b->sym && !strcmp(a->obj, b->obj) &&
+			    same_function(a->sym, b->sym) && back == bback)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static int copies_add_up(const struct lp_hint *hint, const struct runs *r,
+			 const size_t *idx, size_t nidx)
+{
+	size_t k;
+
+	if (strstr(hint->cond, "&&") || strstr(hint->cond, "||") ||
+	    strchr(hint->cond, '?'))
+		return 0;
+	if (hint->loop)
+		return loop_copies(hint, r->in, idx, nidx);
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *ins = &r->in->v[idx[k]];
+
+		if (!ins->cond || taken_when_true(r, hint, ins) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
+			const struct lp_hint *hint, const struct runs *r,
+			const char **real, size_t *idx)
+{
+	const struct lp_insns *in = r->in;
+	size_t k, m, nidx = 0;
+
+	memset(lj, 0, sizeof(*lj));
+	for (k = 0; k < in->nr; k++) {
+		const struct lp_insn *ins = &in->v[k];
+
+		if (ins->line != hint->line || !(ins->cond || ins->test) ||
+		    !real[k] || strcmp(real[k], hint->real))
+			continue;
+		idx[nidx++] = k;
+	}
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *ins = &in->v[idx[k]];
+		int wrong;
+
+		/* a jump that never ran, unless no sample is no run */
+		if ((!ins->exe && !in->sampled) || !ins->cond)
+			continue;
+		/* another jump of this line in the same function */
+		for (m = 0; m < nidx; m++)
+			if (m != k && ins->sym && in->v[idx[m]].sym &&
+			    !strcmp(in->v[idx[m]].obj, ins->obj) &&
+			    same_function(in->v[idx[m]].sym, ins->sym))
+				lj->shared = 1;
+		lj->jumps++;
+		lj->layout |= ins->against;
+		lj->doubt |= ins->doubt;
+		if (hint->part)
+			lj->unsure = 1;
+		wrong = taken_when_true(r, hint, ins);
+		if (wrong >= 0)
+			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
+		else
+			wrong = taken_is_wrong(hint, ins);
+		if (wrong < 0)
+			lj->unsure = 1;
+		count(s, ins, wrong != 0);
+	}
+	if (lj->shared && !in->sampled && copies_add_up(hint, r, idx, nidx))
+		lj->shared = 0;
+	return nidx;
+}
+
+/*
+ * A condition of several parts (a && b) whose line has code that never
+ * ran, in a function where its jump did: a part was never tested, and
+ * the one jump that ran may be a part's, not the whole condition's.
+ */
+static int partly_ran(const struct lp_hint *hint, const struct lp_insns *in,
+		      const char **line_real, const size_t *idx, size_t nidx)
+{
+	size_t l, k;
+
+	if (!strstr(hint->cond, "&&") && !strstr(hint->cond, "||"))
+		return 0;
+	for (l = 0; l < in->lines_nr; l++) {
+		const struct lp_code_line *c = &in->lines[l];
+		const struct lp_insn *ins;
+
+		if (c->line != hint->line || !line_real[l] || !c->addr ||
+		    strcmp(line_real[l], hint->real))
+			continue;
+		ins = lp_insns_find(in, c->obj, c->addr);
+		if (ins && ins->exe)
+			continue;
+		for (k = 0; k < nidx; k++) {
+			const struct lp_insn *j = &in->v[idx[k]];
+
+			if (j->exe && j->sym && !strcmp(j->obj, c->obj) &&
+			    same_function(j->sym, c->sym))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Code of the hint's line that ran more often than the line's jumps in
+ * its function (none, in a copy where the test became a switch's or was
+ * folded): some evaluations were decided elsewhere, and the jumps count
+ * only the rest.
+ */
+static int line_outruns_jumps(const struct lp_hint *hint,
+			      const struct lp_insns *in,
+			      const char **line_real, const size_t *idx,
+			      size_t nidx)
+{
+	size_t l, m;
+
+	for (l = 0; l < in->lines_nr; l++) {
+		const struct lp_code_line *c = &in->lines[l];
+		const struct lp_insn *ins;
+		uint64_t sum = 0;
+
+		if (c->line != hint->line || !line_real[l] || !c->addr ||
+		    strcmp(line_real[l], hint->real))
+			continue;
+		ins = lp_insns_find(in, c->obj, c->addr);
+		if (!ins || !ins->exe)
+			continue;
+		for (m = 0; m < nidx; m++) {
+			const struct lp_insn *o = &in->v[idx[m]];
+
+			if (o->cond && o->sym && !strcmp(o->obj, c->obj) &&
+			    same_function(o->sym, c->sym))
+				sum += o->exe;
+		}
+		if (ins->exe > sum)
+			return 1;
+	}
+	return 0;
+}
+
+static int cmp_edge(const void *pa, const void *pb)
+{
+	const struct lp_edge *a = pa, *b = pb;
+	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
+
+	return c ? c : (a->target > b->target) - (a->target < b->target);
+}
+
+/* A jump from the hint's line or the statement its if guards. */
+static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
+		    struct real_cache *cache)
+{
+	const char *real = real_of(cache, e->file);
+
+	return real && !strcmp(real, hint->real) &&
+	       (e->line == hint->line || (e->line >= hint->then_first &&
+					  e->line <= hint->then_last));
+}
+
+/*
+ * Another jump that ran into @to, the target or the fall-through of @j,
+ * from a line that is neither the hint's nor of the statement its if
+ * guards: some evaluations skipped the hint's jump (the compiler threaded
+ * a test it knew the outcome of, as a find loop that ends on an empty
+ * slot going straight to the code for "not found"), so its counts miss
+ * them.  A goto or a shared return block looks the same: unsure.
+ */
+static int foreign_inflow(const struct lp_hint *hint,
+			  const struct lp_insns *in, struct real_cache *cache,
+			  const struct lp_insn *j, uint64_t to)
+{
+	struct lp_edge key;
+	const struct lp_edge *e;
+	size_t lo = 0, hi = in->edges_nr;
+
+	key.obj = j->obj;
+	key.target = to;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_edge(&in->edges[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (e = in->edges + lo; e < in->edges + in->edges_nr &&
+	     !cmp_edge(e, &key); e++) {
+		const struct lp_insn *k = lp_insns_find(in, e->obj, e->addr);
+
+		if (e->addr == j->addr || !k || !k->exe ||
+		    (k->cond && !k->taken))
+			continue;
+		if (!own_edge(hint, e, cache))
+			return 1;
+	}
+	return 0;
+}
+
+/* The index of @obj's instruction at @addr in in->code, or -1. */
+static long code_at(const struct lp_insns *in, const char *obj,
+		    uint64_t addr)
+{
+	size_t lo = 0, hi = in->code_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct lp_code_insn *c = &in->code[mid];
+		int cmp = c->obj == obj ? 0 : strcmp(c->obj, obj);
+
+		if (cmp < 0 || (!cmp && c->addr < addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == in->code_nr || in->code[lo].addr != addr ||
+	    strcmp(in->code[lo].obj, obj))
+		return -1;
+	return (long)lo;
+}
+
+/*
+ * Is instruction @c code of the statement @hint's if guards: on its
+ * lines, or of a function inlined there (neither the hint's function nor
+ * the symbol's own, which are the code around the if)?
+ */
+static int guarded(const struct lp_hint *hint, const struct lp_code_insn *c,
+		   const char *sym, struct real_cache *cache)
+{
+	const char *real = real_of(cache, c->file);
+
+	if (real && !strcmp(real, hint->real) &&
+	    c->line >= hint->then_first && c->line <= hint->then_last)
+		return 1;
+	return c->ifn && *c->ifn && *hint->func && sym &&
+	       strcmp(c->ifn, hint->func) && !same_function(c->ifn, sym);
+}
+
+#define REGION_MAX 512
+
+static int cmp_addr(const void *pa, const void *pb)
+{
+	const uint64_t *a = pa, *b = pb;
+
+	return (*a > *b) - (*a < *b);
+}
+
+/*
+ * The guarded code reached from @start, walked through its jumps, into
+ * @region (sorted); -1 where it is too large to walk.
+ */
+static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
+			struct real_cache *cache, const struct lp_insn *j,
+			uint64_t start, uint64_t *region)
+{
+	uint64_t todo[64];
+	size_t ntodo = 0, nr = 0, k;
+	long i;
+
+	todo[ntodo++] = start;
+	while (ntodo) {
+		for (i = code_at(in, j->obj, todo[--ntodo]);
+		     i >= 0 && (size_t)i < in->code_nr; i++) {
+			const struct lp_code_insn *c = &in->code[i];
+			int seen = 0;
+
+			for (k = 0; k < nr && !seen; k++)
+				seen = region[k] == c->addr;
+			if (seen || strcmp(c->obj, j->obj) ||
+			    !guarded(hint, c, j->sym, cache))
+				break;
+			if (nr == REGION_MAX || ntodo == 64)
+				return -1;
+			region[nr++] = c->addr;
+			if (c->flow == LP_FLOW_COND || c->flow == LP_FLOW_JMP)
+				todo[ntodo++] = c->target;
+			if (c->flow == LP_FLOW_JMP || c->flow == LP_FLOW_END)
+				break;
+		}
+	}
+	qsort(region, nr, sizeof(*region), cmp_addr);
+	return (long)nr;
+}
+
+/*
+ * Code of the guarded statement, reached from jump @j's side @start, that
+ * a jump from outside it also entered while the program ran: the compiler
+ * shared it with another path (lz4's inlined LZ4_memcpy_using_offset,
+ * entered from a test it threaded past the hint's), and evaluations of
+ * the hint may have gone that way without its jump.
+ */
+static int region_entered(const struct lp_hint *hint,
+			  const struct lp_insns *in, struct real_cache *cache,
+			  const struct lp_insn *j, uint64_t start)
+{
+	uint64_t region[REGION_MAX];
+	long nr = walk_region(hint, in, cache, j, start, region), r;
+
+	if (nr < 0)
+		return 1;
+	for (r = 0; r < nr; r++) {
+		struct lp_edge key;
+		size_t lo = 0, hi = in->edges_nr;
+		const struct lp_edge *e;
+
+		key.obj = j->obj;
+		key.target = region[r];
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_edge(&in->edges[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (e = in->edges + lo; e < in->edges + in->edges_nr &&
+		     !cmp_edge(e, &key); e++) {
+			const struct lp_insn *k;
+
+			if (e->addr == j->addr ||
+			    bsearch(&e->addr, region, (size_t)nr,
+				    sizeof(*region), cmp_addr))
+				continue;
+			k = lp_insns_find(in, e->obj, e->addr);
+			if (k && k->exe && (!k->cond || k->taken) &&
+			    !own_edge(hint, e, cache))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static int any_foreign_inflow(const struct lp_hint *hint,
+			      const struct lp_insns *in,
+			      struct real_cache *cache, const size_t *idx,
+			      size_t nidx)
+{
+	size_t k;
+
+	if (hint->loop)
+		return 0;       /* a loop's head is entered from before it */
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *j = &in->v[idx[k]];
+
+		if (!j->cond || !j->exe)
+			continue;
+		if (foreign_inflow(hint, in, cache, j, j->target) ||
+		    (j->next && foreign_inflow(hint, in, cache, j, j->next)))
+			return 1;
+		if (hint->then_first > 0 &&
+		    hint->then_first <= hint->then_last &&
+		    (region_entered(hint, in, cache, j, j->target) ||
+		     (j->next && region_entered(hint, in, cache, j, j->next))))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Did any code of @hint's function run, in any copy of it?  A line with
+ * code that never ran is a hint never run only where its function never
+ * ran either: a copy that ran may hold no code of the line (lz4's
+ * decompression loop, inlined a dozen times, with the test folded in
+ * the copy the program used).
+ */
+static int function_ran(const struct lp_hint *hint,
+			const struct lp_insns *in, struct real_cache *cache)
+{
+	size_t k;
+
+	if (!*hint->func)
+		return 1;
+	for (k = 0; k < in->code_nr; k++) {
+		const struct lp_code_insn *c = &in->code[k];
+		const struct lp_insn *ins;
+		const char *real;
+
+		if (!c->ifn || strcmp(c->ifn, hint->func))
+			continue;
+		real = real_of(cache, c->file);
+		if (!real || strcmp(real, hint->real))
+			continue;
+		ins = lp_insns_find(in, c->obj, c->addr);
+		if (ins && ins->exe)
+			return 1;
+	}
+	return 0;
+}
+
+/* The places that ran and the places with code, as real paths. */
+static void gather_places(struct places *ran, struct places *code,
+			  const struct lp_insns *in, const char **real,
+			  const char **line_real)
+{
+	size_t k;
+
+	for (k = 0; k < in->nr; k++)
+		if (in->v[k].exe || in->v[k].s_exe)
+			place_add(ran, real[k], in->v[k].line);
+	for (k = 0; k < in->lines_nr; k++)
+		place_add(code, line_real[k], in->lines[k].line);
+	places_sort(ran);
+	places_sort(code);
 }
 
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		    const struct lp_insns *in, size_t *against)
 {
 	struct real_cache cache = { NULL, NULL, 0 };
+	struct places ran = { NULL, 0, 0 }, code = { NULL, 0, 0 };
+	struct runs runs;
 	const char **real = lp_xcalloc(in->nr + 1, sizeof(*real));
-	size_t *line_jumps = lp_xcalloc(in->nr + 1, sizeof(*line_jumps));
-	size_t i, k, m;
+	const char **line_real = lp_xcalloc(in->lines_nr + 1,
+					    sizeof(*line_real));
+	size_t *idx = lp_xcalloc(in->nr + 1, sizeof(*idx));
+	size_t i, k, nidx;
 	int ret = 0;
 
 	for (k = 0; k < in->nr; k++)
 		real[k] = real_of(&cache, in->v[k].file);
+	for (k = 0; k < in->lines_nr; k++)
+		line_real[k] = real_of(&cache, in->lines[k].file);
+	gather_places(&ran, &code, in, real, line_real);
+	runs_init(&runs, in, line_real);
 	for (i = 0; i < h->nr && !ret; i++) {
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;
-		size_t same_line = 0, jumps = 0;
-		int shared = 0, layout = 0;
+		struct line_jumps lj;
+		size_t same_line = 0;
 
+		/*
+		 * A source of the tree that is not in the binary.  A
+		 * header's hint is kept whatever unit it was first seen
+		 * in: another unit, one in the binary, may include it too.
+		 */
+		if (code.nr && !strcmp(hint->real, hint->unit_real) &&
+		    !places_has(&code, hint->unit_real, 0) &&
+		    !places_has(&ran, hint->unit_real, 0))
+			continue;
 		for (k = 0; k < h->nr; k++)
 			same_line += h->v[k].line == hint->line &&
 				     !strcmp(h->v[k].real, hint->real);
@@ -87,33 +729,31 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		s.cond = hint->cond;
 		s.line = hint->line;
 		s.expect = hint->expect;
-		for (k = 0; k < in->nr; k++) {
-			const struct lp_insn *ins = &in->v[k];
-
-			if (ins->line != hint->line || !real[k] ||
-			    strcmp(real[k], hint->real))
-				continue;
-			if (!ins->cond)
-				continue;
-			/* another jump of this line in the same function */
-			for (m = 0; m < jumps; m++)
-				if (in->v[line_jumps[m]].fn == ins->fn &&
-				    !strcmp(in->v[line_jumps[m]].obj, ins->obj))
-					shared = 1;
-			line_jumps[jumps++] = k;
-			layout |= ins->against;
-			count(&s, ins);
-		}
-		if (!jumps || (hint->expect != 0 && hint->expect != 1)) {
+		nidx = read_line(&s, &lj, hint, &runs, real, idx);
+		if (lj.jumps && !in->sampled &&
+		    (partly_ran(hint, in, line_real, idx, nidx) ||
+		     line_outruns_jumps(hint, in, line_real, idx, nidx) ||
+		     any_foreign_inflow(hint, in, &cache, idx, nidx)))
+			lj.doubt = 1;
+		if (!lj.jumps && !in->sampled &&
+		    places_has(&code, hint->real, hint->line) &&
+		    !places_has(&ran, hint->real, hint->line) &&
+		    (hint->expect == 0 || hint->expect == 1) &&
+		    !function_ran(hint, in, &cache)) {
+			/* its code is there and none of its function ran */
+			s.sure = LP_SURE_EXACT;
+		} else if (!lj.jumps ||
+			   (hint->expect != 0 && hint->expect != 1)) {
 			s.correct = s.incorrect = 0;
 			s.samp_right = s.samp_wrong = 0;
 			s.sure = LP_SURE_UNJUDGEABLE;
 		} else {
-			s.sure = shared || same_line > 1 || layout ?
+			s.sure = lj.shared || same_line > 1 || lj.layout ||
+						 lj.unsure || lj.doubt ?
 					 LP_SURE_AMBIGUOUS :
 				 in->sampled ? LP_SURE_ESTIMATED :
 					       LP_SURE_EXACT;
-			if (layout) {
+			if (lj.layout) {
 				lp_note("%s:%ld: a jump of this line falls through into a cold part, so its layout does not say which side the hint expects: ambiguous",
 					hint->file, hint->line);
 				(*against)++;
@@ -127,7 +767,11 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		free(cache.real[i]);
 	free(cache.name);
 	free(cache.real);
+	free(ran.v);
+	free(code.v);
 	free(real);
-	free(line_jumps);
+	free(line_real);
+	free(runs.by_addr);
+	free(idx);
 	return ret;
 }

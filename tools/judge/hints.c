@@ -21,6 +21,7 @@ static void hint_release(struct lp_hint *h)
 	free(h->file);
 	free(h->real);
 	free(h->unit);
+	free(h->unit_real);
 	free(h->func);
 	free(h->cond);
 }
@@ -98,13 +99,14 @@ struct scan {
 	struct lp_hints *out;
 	const char *root;       /* real path of the source folder, with / */
 	const char *unit;
+	const char *dir;        /* where the preprocessor ran (NULL: here) */
 	char *file;             /* the line marker's file, real path */
 	int in_tree;            /* ... under root, and not a system header */
 	long line;
 };
 
-static void add_hint(struct scan *sc, const char *func, const char *cond,
-		     const char *cond_end, const char *arg2,
+static void add_hint(struct scan *sc, const char *func, int loop,
+		     const char *cond, const char *cond_end, const char *arg2,
 		     const char *arg2_end)
 {
 	struct lp_hint h;
@@ -115,10 +117,12 @@ static void add_hint(struct scan *sc, const char *func, const char *cond,
 	h.real = lp_xstrdup(sc->file);
 	h.file = lp_xstrdup(sc->file + strlen(sc->root));
 	h.unit = lp_xstrdup(sc->unit);
+	h.unit_real = lp_xstrfmt("%s%s", sc->root, sc->unit);
 	h.func = lp_xstrdup(func);
 	h.cond = squeeze(cond, cond_end);
 	h.line = sc->line;
 	h.expect = expect_value(e2);
+	h.loop = loop;
 	free(e2);
 	/* a header's hint is seen by every unit that includes it: once */
 	for (i = 0; i < sc->out->nr; i++) {
@@ -152,7 +156,11 @@ static void line_marker(struct scan *sc, const char *p)
 	name = (char *)++end;
 	while (*end && *end != '"' && *end != '\n')
 		end++;
-	name = lp_xstrfmt("%.*s", (int)(end - name), name);
+	/* relative names are the preprocessor's, from where it ran */
+	if (*name != '/' && sc->dir)
+		name = lp_xstrfmt("%s/%.*s", sc->dir, (int)(end - name), name);
+	else
+		name = lp_xstrfmt("%.*s", (int)(end - name), name);
 	sc->line = n - 1;       /* the marker's own newline adds one */
 	real = realpath(name, NULL);
 	free(name);
@@ -168,10 +176,217 @@ static void line_marker(struct scan *sc, const char *p)
 	}
 }
 
+/*
+ * The parentheses open around the text scanned, each marked when it
+ * opened after while or for (a hint inside one is a loop's condition, or
+ * in a for's init or step, which rarely hold a hint) or after if (the
+ * hints added inside get the lines of the statement it guards).
+ */
+enum { KW_NONE, KW_LOOP, KW_IF };
+
+struct parens {
+	unsigned char kw[256];
+	size_t hints_at[256];   /* for an if: the number of hints at '(' */
+	const char *open_at[256];       /* ... and where it opened */
+	size_t depth;
+	int after;              /* the last token was while, for or if */
+};
+
+/*
+ * The statements guarded by ifs whose condition held a hint, open while
+ * the scan goes through them: their first and last lines go to the hints
+ * [from, to) of the if's condition.
+ */
+struct body {
+	size_t from, to;
+	enum { B_WAIT, B_BRACE, B_STMT } state;
+	int brace;              /* the brace depth before the statement */
+	size_t depth;           /* the paren depth (a simple statement) */
+	long first, last;       /* the lines of its first and last tokens */
+};
+
+struct bodies {
+	struct body v[64];
+	size_t nr;
+};
+
+static void paren_open(struct parens *ps, size_t nhints, const char *p)
+{
+	if (ps->depth < sizeof(ps->kw)) {
+		ps->kw[ps->depth] = (unsigned char)ps->after;
+		ps->hints_at[ps->depth] = nhints;
+		ps->open_at[ps->depth] = p;
+	}
+	ps->depth++;
+	ps->after = KW_NONE;
+}
+
+/*
+ * Is the text between an if's parentheses, [@s, @e), one hint and nothing
+ * else (bar parentheses)?  Only then does the statement it guards run
+ * exactly when the hint's condition held: in "a && likely(b)" it runs
+ * when both did.
+ */
+static int whole_condition(const char *s, const char *e)
+{
+	int depth = 0;
+
+	while (s < e && strchr(" \t\n(", *s))
+		s++;
+	if (e - s < 16 || memcmp(s, "__builtin_expect", 16))
+		return 0;
+	for (s += 16; s < e && *s != '('; s++)
+		if (!strchr(" \t\n", *s))
+			return 0;
+	for (; s < e; s++) {
+		if (*s == '"' || *s == '\'') {
+			s = skip_literal(s) - 1;
+		} else if (*s == '(') {
+			depth++;
+		} else if (*s == ')' && !--depth) {
+			break;
+		}
+	}
+	for (s++; s < e; s++)
+		if (!strchr(" \t\n)", *s))
+			return 0;
+	return 1;
+}
+
+/*
+ * A ')': an if's or a loop's condition ends.  Its hints are parts of it,
+ * or the whole of it; an if's whole hint gets the statement it guards.
+ */
+static void paren_close(struct parens *ps, struct bodies *bs,
+			struct lp_hints *out, size_t nhints, const char *p)
+{
+	size_t d;
+
+	if (!ps->depth)
+		return;
+	d = --ps->depth;
+	if (d >= sizeof(ps->kw) || ps->kw[d] == KW_NONE ||
+	    ps->hints_at[d] == nhints)
+		return;
+	if (!whole_condition(ps->open_at[d] + 1, p)) {
+		size_t i;
+
+		for (i = ps->hints_at[d]; i < nhints && i < out->nr; i++)
+			out->v[i].part = 1;
+		return;
+	}
+	if (ps->kw[d] != KW_IF || bs->nr == 64)
+		return;
+	memset(&bs->v[bs->nr], 0, sizeof(bs->v[0]));
+	bs->v[bs->nr].from = ps->hints_at[d];
+	bs->v[bs->nr].to = nhints;
+	bs->v[bs->nr++].state = B_WAIT;
+}
+
+static int keyword(const char *s, size_t n)
+{
+	if ((n == 5 && !memcmp(s, "while", 5)) ||
+	    (n == 3 && !memcmp(s, "for", 3)))
+		return KW_LOOP;
+	return n == 2 && !memcmp(s, "if", 2) ? KW_IF : KW_NONE;
+}
+
+static int in_loop_condition(const struct parens *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->depth && i < sizeof(ps->kw); i++)
+		if (ps->kw[i] == KW_LOOP)
+			return 1;
+	return 0;
+}
+
+/*
+ * Token @c (a letter for a word or a literal) at brace depth @brace
+ * (before a '{' or '}' counts) and paren depth @depth: where the
+ * statements of @bs start and end, by their first and last tokens (not
+ * the braces).  A statement starting on its if's own line starts, for the
+ * reading of jumps, on the next: the if's line is the condition's code.
+ */
+static void body_token(struct bodies *bs, struct lp_hints *out, char c,
+		       int brace, size_t depth, long line)
+{
+	while (bs->nr) {
+		struct body *b = &bs->v[bs->nr - 1];
+		size_t i;
+
+		if (b->state == B_WAIT) {
+			b->brace = brace;
+			b->depth = depth;
+			b->state = c == '{' ? B_BRACE : B_STMT;
+			b->first = c == '{' ? 0 : line;
+			b->last = line;
+			if (c != ';')
+				return;
+		} else if (b->state == B_BRACE) {
+			/* the closing brace's line may be an else if's */
+			if (c != '}' || brace != b->brace + 1) {
+				if (!b->first)
+					b->first = line;
+				b->last = line;
+				return;
+			}
+		} else if (!((c == ';' && brace == b->brace &&
+			      depth == b->depth) ||
+			     (c == '}' && brace == b->brace))) {
+			b->last = line;
+			return;
+		} else if (c == ';') {
+			b->last = line;
+		}
+		for (i = b->from; i < b->to && i < out->nr; i++) {
+			struct lp_hint *h = &out->v[i];
+
+			h->then_first = b->first > h->line ? b->first :
+							     h->line + 1;
+			h->then_last = b->first ? b->last : 0;
+		}
+		bs->nr--;
+	}
+}
+
+/* __builtin_expect's arguments from @p on: a hint, when in the tree. */
+static void expect_call(struct scan *sc, const char *p, const char *func,
+			int loop)
+{
+	const char *q = p, *a1, *a2 = NULL;
+	int depth = 0;
+
+	while (*q == ' ' || *q == '\n')
+		q++;
+	if (*q != '(')
+		return;
+	a1 = q + 1;
+	for (; *q; q++) {
+		if (*q == '"' || *q == '\'') {
+			q = skip_literal(q) - 1;
+		} else if (strchr("([{", *q)) {
+			depth++;
+		} else if (strchr(")]}", *q)) {
+			if (!--depth)
+				break;
+		} else if (*q == ',' && depth == 1) {
+			a2 = q + 1;
+		}
+	}
+	if (*q && a2 && sc->in_tree)
+		add_hint(sc, func, loop, a1, a2 - 1, a2, q);
+}
+
 static void scan_text(struct scan *sc, const char *p)
 {
 	int brace = 0, paren = 0;
 	char func[256] = "", last_call[256] = "";
+	struct parens ps;
+	struct bodies bs;
+
+	memset(&ps, 0, sizeof(ps));
+	bs.nr = 0;
 
 	while (*p) {
 		if (*p == '\n') {
@@ -191,6 +406,9 @@ static void scan_text(struct scan *sc, const char *p)
 			continue;
 		}
 		if (*p == '"' || *p == '\'') {
+			body_token(&bs, sc->out, 'a', brace, ps.depth,
+				   sc->line);
+			ps.after = KW_NONE;
 			p = skip_literal(p);
 			continue;
 		}
@@ -198,32 +416,15 @@ static void scan_text(struct scan *sc, const char *p)
 			const char *s = p;
 			size_t n;
 
+			body_token(&bs, sc->out, 'a', brace, ps.depth,
+				   sc->line);
 			while (is_ident(*p))
 				p++;
 			n = (size_t)(p - s);
+			ps.after = keyword(s, n);
 			if (n == 16 && !memcmp(s, "__builtin_expect", 16)) {
-				const char *q = p, *a1, *a2 = NULL;
-				int depth = 0;
-
-				while (*q == ' ' || *q == '\n')
-					q++;
-				if (*q != '(')
-					continue;
-				a1 = q + 1;
-				for (; *q; q++) {
-					if (*q == '"' || *q == '\'') {
-						q = skip_literal(q) - 1;
-					} else if (strchr("([{", *q)) {
-						depth++;
-					} else if (strchr(")]}", *q)) {
-						if (!--depth)
-							break;
-					} else if (*q == ',' && depth == 1) {
-						a2 = q + 1;
-					}
-				}
-				if (*q && a2 && sc->in_tree)
-					add_hint(sc, func, a1, a2 - 1, a2, q);
+				expect_call(sc, p, func,
+					    in_loop_condition(&ps));
 				/* lines inside are counted as we go on */
 				continue;
 			}
@@ -240,10 +441,18 @@ static void scan_text(struct scan *sc, const char *p)
 			}
 			continue;
 		}
-		if (*p == '(')
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			body_token(&bs, sc->out, *p, brace, ps.depth,
+				   sc->line);
+		if (*p != '(' && *p != ' ' && *p != '\t')
+			ps.after = KW_NONE;
+		if (*p == '(') {
 			paren++;
-		else if (*p == ')')
+			paren_open(&ps, sc->out->nr, p);
+		} else if (*p == ')') {
 			paren -= paren > 0;
+			paren_close(&ps, &bs, sc->out, sc->out->nr, p);
+		}
 		else if (*p == '{' && !brace++)
 			memcpy(func, last_call, sizeof(func));
 		else if (*p == '}' && brace && !--brace)
@@ -252,6 +461,30 @@ static void scan_text(struct scan *sc, const char *p)
 			last_call[0] = '\0';
 		p++;
 	}
+}
+
+/*
+ * Says why unit @path does not preprocess: the compiler's first error
+ * (a header not found, usually), and what judge needs to be given.
+ */
+static void why_not(const char *path, const char *dir,
+		    const char *const *argv)
+{
+	char *err = NULL, *line, *nl;
+	int st = lp_judge_capture_in(dir, argv, LP_CAPTURE_ERRORS, &err, NULL);
+
+	line = err && st >= 0 ? strstr(err, "error") : NULL;
+	while (line && line > err && line[-1] != '\n')
+		line--;
+	if (line && (nl = strchr(line, '\n')))
+		*nl = '\0';
+	lp_warning("'%s' does not preprocess with '%s'%s%s; its hints are not "
+		   "judged (%s)", path, argv[0], line ? ": " : "",
+		   line ? line : "", dir ? "its command of the compilation "
+		   "database fails here" : "give the folders of its headers "
+		   "with -I, its macros with -D, or the build's "
+		   "compile_commands.json with --compile-commands");
+	free(err);
 }
 
 /* Scans the preprocessed @argv (run in @dir) of unit @path for hints. */
@@ -265,15 +498,17 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 
 	if (st) {
 		free(text);
-		if (st > 0)
-			lp_warning("'%s' does not preprocess with '%s'; its "
-				   "hints are not judged", path, argv[0]);
-		return st < 0 ? -1 : 0;
+		if (st < 0)
+			return -1;
+		why_not(path, dir, argv);
+		out->failed++;
+		return 0;
 	}
 	memset(&sc, 0, sizeof(sc));
 	sc.out = out;
 	sc.root = root;
 	sc.unit = path + strlen(root);
+	sc.dir = dir;
 	/* a leading newline lets the first line marker be seen as one */
 	{
 		char *t = lp_xstrfmt("\n%s", text);

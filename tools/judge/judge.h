@@ -33,8 +33,23 @@ struct lp_insn {
 	long line;
 	uint64_t exe;           /* times executed */
 	uint64_t taken;         /* as a conditional jump: times taken */
+	uint64_t called;        /* times callgrind booked it as a call */
 	int cond;               /* a conditional jump (objdump says) */
+	int test;               /* a cmov or set: a test that is no jump */
 	uint64_t target;        /* ... and where it goes */
+	/*
+	 * ... the symbol objdump puts it in, where that starts, and the
+	 * instruction after it: a jump to before its symbol's start goes to
+	 * another part (f.cold), never a loop's back edge.
+	 */
+	const char *sym;
+	uint64_t sym_start;
+	uint64_t next;
+	/*
+	 * ... its taken count and the executions of the instruction after it
+	 * (reached by falling through only) do not add up: ambiguous.
+	 */
+	int doubt;
 	/*
 	 * ... and its fall-through is a jump into a cold part (gcc's
 	 * "f.cold") while its target is not: the compiler put the side the
@@ -49,11 +64,55 @@ struct lp_insn {
 	uint64_t s_exe, s_taken;
 };
 
+/*
+ * A run of instructions of one line of a line table: the line has code
+ * in the binary.  Its first instruction, in symbol @sym of object @obj,
+ * ran where lp_insns_find() finds it with executions.
+ */
+struct lp_code_line {
+	const char *file;
+	long line;
+	const char *obj;
+	const char *sym;
+	uint64_t addr;
+};
+
+/* A direct jump, conditional or not, as objdump lists it. */
+struct lp_edge {
+	const char *obj;
+	const char *file;       /* its line's */
+	long line;
+	uint64_t addr, target;
+};
+
+/* One instruction of a disassembly, for walking the code from a jump. */
+enum lp_flow { LP_FLOW_ON, LP_FLOW_COND, LP_FLOW_JMP, LP_FLOW_END };
+
+struct lp_code_insn {
+	const char *obj;
+	const char *file;       /* its line's */
+	const char *ifn;        /* the function objdump says it is of */
+	long line;
+	uint64_t addr, target;
+	enum lp_flow flow;      /* falls through, branches, jumps, ends */
+};
+
 struct lp_insns {
 	struct lp_insn *v;
 	size_t nr, alloc;
 	char **names;           /* owns every string above */
 	size_t names_nr, names_alloc;
+	const char **interned;  /* lp_insns_intern()'s hash table */
+	size_t interned_nr, interned_alloc;
+	/* the lines with code in the objects disassembled (jumps.c) */
+	struct lp_code_line *lines;
+	size_t lines_nr, lines_alloc;
+	/* every direct jump of those objects, by target (lp_jumps_mark()) */
+	struct lp_edge *edges;
+	size_t edges_nr, edges_alloc;
+	/* every instruction of those objects, by object and address */
+	struct lp_code_insn *code;
+	size_t code_nr, code_alloc;
 	uint64_t *fn_start;     /* lp_jumps_list(): each symbol's address */
 	size_t fn_nr, fn_alloc;
 	int sampled;            /* counts from branch samples (perf.c) */
@@ -64,23 +123,47 @@ struct lp_hint {
 	char *file;             /* relative to the source folder */
 	char *real;             /* its real path, to meet the binary's */
 	char *unit;             /* the translation unit */
+	char *unit_real;        /* ... its real path */
 	char *func;
 	char *cond;
 	long line;
 	long expect;            /* 0, 1, or LP_EXPECT_UNKNOWN */
+	/*
+	 * In the controlling expression of a while, for or do-while: the
+	 * only place where a backward jump of its line is the loop's, taken
+	 * when the condition holds.
+	 */
+	int loop;
+	/*
+	 * In an if's condition: the lines of the statement it guards (0:
+	 * none apart from the if's own line).  A jump into them is taken when
+	 * the condition held; one that falls through into them, when it did
+	 * not, whatever the layout.
+	 */
+	long then_first, then_last;
+	/*
+	 * A part of an if's or a loop's condition (a && likely(b)): the
+	 * compiler may put the other parts' tests on its line (clang does,
+	 * for a condition over several lines), so its jumps are not surely
+	 * its own.
+	 */
+	int part;
 };
 
 struct lp_hints {
 	struct lp_hint *v;
 	size_t nr, alloc;
+	size_t failed;          /* sources that did not preprocess */
 };
 
 /*! lp_judge_capture() :
  *  Runs @argv (argv[0] looked up on PATH) with its stdout in a malloc'd
  *  buffer (*out, NUL-terminated, the caller frees it) and stderr passed
- *  through, or to /dev/null when @quiet.
+ *  through, or to /dev/null when @quiet; with @quiet LP_CAPTURE_ERRORS,
+ *  stderr is what *out gets and stdout goes to /dev/null.
  *  @return : its exit status, or -1 when it could not run.
  */
+#define LP_CAPTURE_ERRORS 2
 int lp_judge_capture(const char *const *argv, int quiet, char **out,
 		     size_t *len);
 
@@ -201,8 +284,13 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		    const struct lp_insns *in, size_t *against);
 
 void lp_insns_release(struct lp_insns *in);
+/* The instruction of @obj at @addr, once lp_jumps_mark() sorted them. */
+const struct lp_insn *lp_insns_find(const struct lp_insns *in,
+				    const char *obj, uint64_t addr);
 void lp_insns_push(struct lp_insns *in, const struct lp_insn *ins);
 /* A copy of @s kept by @in until lp_insns_release(). */
 const char *lp_insns_name(struct lp_insns *in, const char *s, size_t n);
+/* The same, one copy for every equal @s: equal names, equal pointers. */
+const char *lp_insns_intern(struct lp_insns *in, const char *s, size_t n);
 
 #endif /* LP_JUDGE_H */

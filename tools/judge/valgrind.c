@@ -66,8 +66,10 @@ int lp_judge_capture_in(const char *dir, const char *const *argv, int quiet,
 		if (quiet) {
 			int null = open("/dev/null", O_WRONLY);
 
+			if (quiet == LP_CAPTURE_ERRORS)
+				dup2(1, 2);
 			if (null >= 0)
-				dup2(null, 2);
+				dup2(null, quiet == LP_CAPTURE_ERRORS ? 1 : 2);
 		}
 		if (dir && chdir(dir) < 0)
 			_exit(127);

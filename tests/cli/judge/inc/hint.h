@@ -1,0 +1,1 @@
+#define unlikely(x) __builtin_expect(!!(x), 0)

@@ -1,0 +1,120 @@
+#!/bin/sh
+# judge-shapes.sh - `likelyprof judge` calls no site exact that it reads
+# backwards, on the code shapes of issue 30 (judge/shapes/), and finds
+# every hint from another folder
+#
+# judge/shapes/shapes.c has an abort() error path and a call of a cold
+# function, both of which gcc moves to a .cold part placed before the
+# function (a backward jump into another symbol); a rare continue and a
+# rare block placed above inside a loop (backward jumps that are no
+# loop's condition); a && whose second part never runs; a hint in a cold
+# function, whose guarded block gcc puts in the fall-through against the
+# hint (read by the line table, not the layout); a hint that never runs;
+# a hint in a header found through a relative -Iinclude; and extra.c,
+# which no program links.  Each program is built plainly from
+# its source folder with gcc and clang (-gdwarf-4 for valgrind 3.19) at
+# -O2 and -O3, with a compilation database of relative paths, and judged
+# from another folder.  Against an instrumented build of the same
+# source it checks that:
+#   - every exact site is within 2 points of the instrumented build's
+#     percent wrong, and check's verdict on it is the instrumented one's;
+#   - no remove or flip comes from an ambiguous or unjudgeable site;
+#   - every hint that ran is in the judged profile (the header's too),
+#     the hint that never ran is exact with no evaluation ("never ran"),
+#     and extra.c's hint is left out;
+#   - with gcc the two .cold paths and the cold function's hint are exact
+#     (not merely safe), and the && whose second part never ran is not.
+. "$(dirname "$0")/lib.sh"
+
+judge_setup
+cp -R "$E2E_DIR/judge/shapes" "$SCRATCH/shapes"
+cd "$SCRATCH" || exit 1
+mkdir elsewhere
+units="main.c shapes.c"
+
+# sites PROFILE: "file:line correct incorrect sure", copies summed
+sites() {
+	awk -F'\t' '$1 == "site" {
+		n = split($6, p, "/"); k = p[n] ":" $7
+		c[k] += $2; i[k] += $3
+		s = NF >= 11 ? $11 : "measured"
+		if (!(k in sure) || s != "exact") sure[k] = s
+	} END { for (k in c) print k, c[k], i[k], sure[k] }' "$1" | sort
+}
+# shape_verdicts PROFILE: "file:line verdict" of every site check judges
+shape_verdicts() {
+	$LIKELYPROF check --all "$1" 2>/dev/null |
+		sed -n 's|^\(.*/\)\{0,1\}\([^/:]*\):\([0-9]*\): .*\[likelyprof-\(.*\)\]$|\2:\3 \4|p' |
+		sort -u
+}
+
+(cd shapes && $LIKELYPROF cc -O2 $(san_flags) -Iinclude $units -o ../inst) ||
+	fail "instrumented build"
+$LIKELYPROF run -o inst.lprof -- ./inst > /dev/null 2>&1 ||
+	fail "instrumented run"
+sites inst.lprof > inst.sites
+shape_verdicts inst.lprof > inst.v
+awk '$2 + $3 > 0 { print $1 }' inst.sites > ran
+
+for cc in gcc clang; do
+	command -v $cc > /dev/null 2>&1 || { note "no $cc"; continue; }
+	g=-g
+	[ $cc = clang ] && g=-gdwarf-4
+	for level in -O2 -O3; do
+		v=$cc$level
+		(
+			cd shapes &&
+			$cc $level $g -Iinclude -c main.c -o main.o &&
+			$cc $level $g -Iinclude -c shapes.c -o shapes.o &&
+			$cc main.o shapes.o -o ../$v
+		) || { fail "$v: build"; continue; }
+		dir=$(cd shapes && pwd)
+		# extra.c is built too, into nothing the program links;
+		# first, so that the header's hint is seen in it first
+		for u in extra.c main.c shapes.c; do
+			printf '{"directory": "%s", "arguments": ["%s", "-Iinclude", "-c", "%s"], "file": "%s"}\n' \
+				"$dir" $cc $u $u
+		done | sed '1s/^/[/; $!s/$/,/; $s/$/]/' > shapes/compile_commands.json
+		(cd elsewhere && $LIKELYPROF judge --src ../shapes -o ../$v.lprof \
+			-- ../$v > /dev/null 2> ../$v.err) ||
+			{ fail "$v: judge: $(cat $v.err)"; continue; }
+		sites $v.lprof > $v.sites
+		shape_verdicts $v.lprof > $v.v
+		join inst.sites $v.sites | awk -v v=$v '$7 == "exact" {
+			a = $2 + $3 ? 100 * $3 / ($2 + $3) : 0
+			b = $5 + $6 ? 100 * $6 / ($5 + $6) : 0
+			if (a - b > 2 || b - a > 2)
+				printf "  FAIL: %s: %s is exact at %.1f%% wrong, " \
+				       "instrumented %.1f%%\n", v, $1, b, a
+		}' > bad
+		[ -s bad ] && { cat bad; FAILED=1; }
+		for site in $(awk '$4 == "exact" { print $1 }' $v.sites); do
+			want=$(grep "^$site " inst.v)
+			got=$(grep "^$site " $v.v)
+			[ "$want" = "$got" ] ||
+				fail "$v: $site judged '$got', instrumented '$want'"
+		done
+		unsure=$(awk '$4 != "exact" { print $1 }' $v.sites |
+			join - $v.v | awk '$2 == "remove" || $2 == "flip"')
+		[ -z "$unsure" ] || fail "$v: a change from an unsure site: $unsure"
+		missing=$(join -v 1 ran $v.sites | tr '\n' ' ')
+		[ -z "$missing" ] || fail "$v: hints that ran are missing: $missing"
+		grep -q '^shapes\.h:[0-9]* ' $v.sites ||
+			fail "$v: the header's hint is missing"
+		[ "$(grep '^shapes\.c:83 ' $v.sites)" = "shapes.c:83 0 0 exact" ] ||
+			fail "$v: the hint that never ran: $(grep '^shapes\.c:83 ' $v.sites)"
+		grep -q '^shapes\.c:83 never' $v.v ||
+			fail "$v: check does not say line 83 never ran"
+		! grep -q '^extra\.c:' $v.sites ||
+			fail "$v: extra.c, not in the binary, is in the profile"
+		if [ $cc = gcc ]; then
+			for site in shapes.c:26 shapes.c:31 shapes.c:93; do
+				grep -q "^$site .* exact$" $v.sites ||
+					fail "$v: $site is not exact"
+			done
+			! grep -q '^shapes\.c:74 .* exact$' $v.sites ||
+				fail "$v: the && whose second part never ran is exact"
+		fi
+	done
+done
+finish

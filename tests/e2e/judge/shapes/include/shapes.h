@@ -1,0 +1,25 @@
+/*
+ * shapes.h - the hints of the judge shape probes (tests/e2e/judge-shapes.sh),
+ * and one hint of their own: a header found through -Iinclude
+ */
+#ifndef SHAPES_H
+#define SHAPES_H
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+int cold_paths(int n);
+int rare_continue(const int *v, int n);
+int rare_above(const int *v, int n);
+int and_never(const int *v, int n);
+int never_run(int n);
+int cold_function(int n);
+
+static inline int clamp_small(int x)
+{
+	if (unlikely(x > 1000))
+		return 1000;
+	return x;
+}
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * shapes.c - the code shapes that judge once read backwards (issue 30):
+ * an error path that gcc moves to a .cold part (behind the function in
+ * the address order: a backward jump into another symbol), a rare
+ * continue and a rare block placed above inside a loop (backward jumps
+ * that are no loop's condition), and a && whose second jump never runs
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "shapes.h"
+
+__attribute__((cold, noinline)) static void complain(int i)
+{
+	if (getenv("SHAPES_LOUD"))
+		fprintf(stderr, "odd %d\n", i);
+}
+
+int cold_paths(int n)
+{
+	int i, s = 0;
+	char *p;
+
+	for (i = 0; i < n; i++) {
+		p = malloc(16 + (size_t)(i % 7));
+		if (unlikely(!p))
+			abort();
+		p[0] = (char)i;
+		s += p[0];
+		free(p);
+		if (unlikely(i % 50 == 0))
+			complain(i);
+		s += clamp_small(i);
+	}
+	return s;
+}
+
+int rare_continue(const int *v, int n)
+{
+	int i, s = 0, bad = 0;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] < 0)) {
+			bad++;
+			continue;
+		}
+		s += v[i] / 3;
+	}
+	return s + bad;
+}
+
+int rare_above(const int *v, int n)
+{
+	unsigned h = 0;
+	int i = 0;
+
+	while (likely(i < n)) {
+		if (unlikely(v[i] < 0)) {
+			h = h * 31 + (unsigned)-v[i];
+			h ^= h >> 7;
+		} else {
+			h += (unsigned)v[i];
+		}
+		i++;
+	}
+	return (int)(h & 0xffff);
+}
+
+int and_never(const int *v, int n)
+{
+	int i, s = 0;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] > 1000000 && v[i] % 3 == 1))
+			s -= 5;
+		s += v[i] & 1;
+	}
+	return s;
+}
+
+int never_run(int n)
+{
+	if (unlikely(n > 100))
+		abort();
+	return n * 2;
+}
+
+/* optimised for size: gcc puts the guarded block in the fall-through */
+__attribute__((cold, noinline)) int cold_function(int n)
+{
+	int s = 0;
+
+	if (unlikely(n > 1000)) {
+		s = n * 3;
+		s ^= n >> 2;
+		printf("%d\n", s);
+	}
+	return s + 1;
+}

@@ -1,0 +1,122 @@
+/*
+ * u-judge-hints.c - what judge reads of the source around each hint: a
+ * loop's condition (where a backward jump is the loop's), the lines of
+ * the statement an if guards (which side a jump goes to, whatever the
+ * layout), and a hint that is only a part of its condition (whose line
+ * may hold the other parts' tests)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "judge/judge.h"
+#include "test.h"
+
+static const char source[] =
+	"#define likely(x) __builtin_expect(!!(x), 1)\n"       /* 1 */
+	"#define unlikely(x) __builtin_expect(!!(x), 0)\n"
+	"int f(int *v, int n)\n"
+	"{\n"
+	"\tint i = 0, s = 0;\n"                                  /* 5 */
+	"\twhile (likely(i < n)) {\n"
+	"\t\tif (unlikely(v[i] < 0)) {\n"
+	"\t\t\ts--;\n"
+	"\t\t\tcontinue;\n"
+	"\t\t} else if (unlikely(v[i] == 7)) {\n"              /* 10 */
+	"\t\t\ts += 7;\n"
+	"\t\t}\n"
+	"\t\tif (unlikely(v[i] > 9) && v[i] < 20)\n"
+	"\t\t\ts++;\n"
+	"\t\tif (likely(v[i] != 3)) s += 2;\n"                 /* 15 */
+	"\t\ti++;\n"
+	"\t}\n"
+	"\tdo {\n"
+	"\t\ts++;\n"
+	"\t} while (unlikely(s < 0));\n"                       /* 20 */
+	"\tfor (i = 0; likely(i < n); i++)\n"
+	"\t\ts += v[i];\n"
+	"\treturn s;\n"
+	"}\n";
+
+static struct lp_hints hints;
+
+static const struct lp_hint *at(long line)
+{
+	size_t i;
+
+	for (i = 0; i < hints.nr; i++)
+		if (hints.v[i].line == line)
+			return &hints.v[i];
+	return NULL;
+}
+
+/* Writes the source into a fresh folder and reads its hints. */
+static int setup(void)
+{
+	const char *tmp = getenv("LP_TEST_TMP");
+	char dir[4096], path[4200];
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s/u-judge-hints.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (tmp && *tmp)
+		mkdir(tmp, 0777);
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/t.c", dir);
+	f = fopen(path, "w");
+	if (!f || fputs(source, f) < 0 || fclose(f))
+		return -1;
+	/* judge's own default: LP_TEST_CC may be a command line */
+	if (lp_hints_find(&hints, dir, "cc", NULL) < 0)
+		return -1;
+	unlink(path);
+	rmdir(dir);
+	return 0;
+}
+
+static void test_hints__all_found(void)
+{
+	LP_CHECK_INT(hints.nr, 7);
+}
+
+static void test_hints__loop_conditions(void)
+{
+	LP_CHECK(at(6) && at(6)->loop);
+	LP_CHECK(at(20) && at(20)->loop);
+	LP_CHECK(at(21) && at(21)->loop);
+	LP_CHECK(at(7) && !at(7)->loop);
+}
+
+static void test_hints__guarded_lines(void)
+{
+	/* braces on the if's and the else's lines are not the body's */
+	LP_CHECK(at(7) && at(7)->then_first == 8 && at(7)->then_last == 9);
+	LP_CHECK(at(10) && at(10)->then_first == 11 &&
+		 at(10)->then_last == 11);
+	/* a statement on the if's own line: no lines to read by */
+	LP_CHECK(at(15) && at(15)->then_first > at(15)->then_last);
+}
+
+static void test_hints__parts(void)
+{
+	LP_CHECK(at(13) && at(13)->part && !at(13)->then_first);
+	LP_CHECK(at(7) && !at(7)->part);
+	LP_CHECK(at(6) && !at(6)->part);
+}
+
+int main(void)
+{
+	if (setup() < 0) {
+		printf("Bail out! cannot preprocess the test source\n");
+		return 1;
+	}
+	LP_TEST(test_hints__all_found);
+	LP_TEST(test_hints__loop_conditions);
+	LP_TEST(test_hints__guarded_lines);
+	LP_TEST(test_hints__parts);
+	lp_hints_release(&hints);
+	return lp_test_done();
+}
