@@ -185,27 +185,55 @@ static int no_line_table(const struct lp_hints *hints,
 	return 1;
 }
 
-int cmd_judge(int argc, const char **argv)
-{
-	const char *out = NULL, *src = ".", *cc = NULL, *tmp, *db_path = NULL;
-	const char *perf = NULL, *script = NULL;
-	struct lp_compile_db db = { NULL, 0 };
-	const char **flags = lp_xcalloc((size_t)argc + 1, sizeof(*flags));
-	const char **cg = lp_xcalloc((size_t)argc + 1, sizeof(*cg));
-	struct lp_hints hints = { NULL, 0, 0, 0 };
-	struct lp_insns insns;
-	struct lp_profile prof = LP_PROFILE_INIT;
-	size_t nflags = 0, ncg = 0, i, n[5] = { 0 }, before, against = 0;
-	char **want = NULL, *defname = NULL;
-	int k, status = 0, ret = LP_EXIT_ERROR;
+/* What the command line asks of judge. */
+struct judge_opts {
+	const char *out, *src, *cc, *db_path, *perf, *script;
+	const char **flags, **cg;       /* -I/-D/-U; --callgrind files */
+	size_t nflags, ncg;
+	int prog;                       /* argv index of the program */
+	char *defname;
+};
 
-	memset(&insns, 0, sizeof(insns));
-	if (lp_wants_help(argc, argv)) {
-		fputs(usage_judge, stdout);
-		free(flags);
-		free(cg);
-		return LP_EXIT_OK;
-	}
+/* An option of judge that takes its value as the next argument. */
+static int takes_value(const char *a)
+{
+	static const char *const opts[] = {
+		"-o", "--src", "--cc", "--callgrind", "--compile-commands",
+		"--perf", "--perf-script", "-I", "-D",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (!strcmp(a, opts[i]))
+			return 1;
+	return 0;
+}
+
+static void take_value(struct judge_opts *o, const char *a, const char *v)
+{
+	if (!strcmp(a, "-o"))
+		o->out = v;
+	else if (!strcmp(a, "--src"))
+		o->src = v;
+	else if (!strcmp(a, "--cc"))
+		o->cc = v;
+	else if (!strcmp(a, "--callgrind"))
+		o->cg[o->ncg++] = v;
+	else if (!strcmp(a, "--compile-commands"))
+		o->db_path = v;
+	else if (!strcmp(a, "--perf"))
+		o->perf = v;
+	else if (!strcmp(a, "--perf-script"))
+		o->script = v;
+	else
+		o->flags[o->nflags++] = lp_xstrfmt("%s%s", a, v);
+}
+
+static void parse_judge_args(int argc, const char **argv,
+			     struct judge_opts *o)
+{
+	int k;
+
 	for (k = 1; k < argc; k++) {
 		const char *a = argv[k];
 
@@ -213,142 +241,189 @@ int cmd_judge(int argc, const char **argv)
 			k++;
 			break;
 		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--src") ||
-		    !strcmp(a, "--cc") || !strcmp(a, "--callgrind") ||
-		    !strcmp(a, "--compile-commands") ||
-		    !strcmp(a, "--perf") || !strcmp(a, "--perf-script") ||
-		    !strcmp(a, "-I") || !strcmp(a, "-D")) {
+		if (takes_value(a)) {
 			if (k + 1 >= argc || !*argv[k + 1])
 				lp_usage_error(usage_judge, "option '%s' needs "
 					       "a value", a);
-			if (!strcmp(a, "-o"))
-				out = argv[++k];
-			else if (!strcmp(a, "--src"))
-				src = argv[++k];
-			else if (!strcmp(a, "--cc"))
-				cc = argv[++k];
-			else if (!strcmp(a, "--callgrind"))
-				cg[ncg++] = argv[++k];
-			else if (!strcmp(a, "--compile-commands"))
-				db_path = argv[++k];
-			else if (!strcmp(a, "--perf"))
-				perf = argv[++k];
-			else if (!strcmp(a, "--perf-script"))
-				script = argv[++k];
-			else
-				flags[nflags++] = lp_xstrfmt("%s%s", a,
-							     argv[++k]);
+			take_value(o, a, argv[++k]);
 		} else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) ||
 			   !strncmp(a, "-U", 2)) {
-			flags[nflags++] = lp_xstrdup(a);
+			o->flags[o->nflags++] = lp_xstrdup(a);
 		} else if (a[0] == '-') {
 			lp_usage_error(usage_judge, "unknown option '%s'", a);
 		} else {
 			break;
 		}
 	}
-	if (k >= argc && !ncg)
+	o->prog = k;
+	if (k >= argc && !o->ncg)
 		lp_usage_error(usage_judge, "no program to run");
-	if ((perf || script) && (perf && script ? 1 : ncg ? 1 : 0))
+	if ((o->perf || o->script) &&
+	    (o->perf && o->script ? 1 : o->ncg ? 1 : 0))
 		lp_usage_error(usage_judge, "--perf, --perf-script and "
 			       "--callgrind do not go together");
-	if ((perf || script) && (k >= argc || k + 1 < argc))
+	if ((o->perf || o->script) && (k >= argc || k + 1 < argc))
 		lp_usage_error(usage_judge, "--perf and --perf-script take "
 			       "the binary alone, which is not run");
-	if (!out) {
+	if (!o->out) {
 		const char *prog = k < argc ? argv[k] : "callgrind";
 		const char *base = strrchr(prog, '/');
 
-		out = defname = lp_xstrfmt("%s.lprof", base ? base + 1 : prog);
+		o->out = o->defname = lp_xstrfmt("%s.lprof",
+						 base ? base + 1 : prog);
 	}
-	/* before the sources are read: the one thing most likely missing */
-	if (perf && !lp_judge_on_path("perf")) {
-		lp_error("cannot run 'perf': not found on PATH (install the "
-			 "linux-perf package)");
-		goto done;
+}
+
+/*
+ * Runs @argv under valgrind in a folder of its own and reads back what
+ * callgrind wrote; its exit status into *@status.  0, or -1 (said).
+ */
+static int run_valgrind(const char **argv, struct lp_insns *insns,
+			int *status)
+{
+	const char *tmp = getenv("TMPDIR");
+	size_t before;
+
+	tmpdir = lp_xstrfmt("%s/likelyprof-judge-XXXXXX",
+			    tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		lp_error("cannot make a temporary folder: %s",
+			 strerror(errno));
+		free(tmpdir);
+		tmpdir = NULL;
+		return -1;
 	}
-	if (k < argc && !perf && !script && !lp_judge_on_path("valgrind")) {
-		lp_error("cannot run 'valgrind': not found on PATH (install "
-			 "the valgrind package)");
-		goto done;
-	}
-	if (find_hints(&hints, src, cc, flags, nflags, db_path, &db) < 0)
-		goto done;
-	if (!hints.nr && hints.failed)
+	atexit(remove_tmpdir);
+	if (lp_judge_valgrind(argv, tmpdir, status) < 0)
+		return -1;
+	before = insns->nr;
+	/* valgrind that gives up leaves empty files behind */
+	if (read_dir(insns, tmpdir) > 0 && insns->nr != before)
+		return 0;
+	if (lp_judge_dwarf5(argv[0]))
+		return lp_error("valgrind wrote no callgrind output for '%s': "
+				"its debug information is DWARF 5, which this "
+				"valgrind may not read; build it with "
+				"-gdwarf-4", argv[0]);
+	return lp_error("valgrind wrote no callgrind output for '%s'",
+			argv[0]);
+}
+
+/* The tools judge needs, before the sources are read. */
+static int tools_missing(const struct judge_opts *o, int run)
+{
+	if (o->perf && !lp_judge_on_path("perf"))
+		return lp_error("cannot run 'perf': not found on PATH "
+				"(install the linux-perf package)");
+	if (run && !o->perf && !o->script && !lp_judge_on_path("valgrind"))
+		return lp_error("cannot run 'valgrind': not found on PATH "
+				"(install the valgrind package)");
+	return 0;
+}
+
+static void say_hints_found(const struct lp_hints *hints, const char *src)
+{
+	if (!hints->nr && hints->failed)
 		lp_warning("no hint (__builtin_expect) found: %zu source%s "
 			   "under '%s' did not preprocess (above)",
-			   hints.failed, hints.failed == 1 ? "" : "s", src);
-	else if (!hints.nr)
+			   hints->failed, hints->failed == 1 ? "" : "s", src);
+	else if (!hints->nr)
 		lp_warning("no hint (__builtin_expect) in the sources under "
 			   "'%s'", src);
-	for (i = 0; i < ncg; i++)
-		if (lp_callgrind_read(&insns, cg[i]) < 0)
-			goto done;
-	if ((perf || script) &&
-	    read_samples(&insns, argv[k], perf, script) < 0)
-		goto done;
-	if (k < argc && !perf && !script) {
-		tmp = getenv("TMPDIR");
-		tmpdir = lp_xstrfmt("%s/likelyprof-judge-XXXXXX",
-				    tmp && *tmp ? tmp : "/tmp");
-		if (!mkdtemp(tmpdir)) {
-			lp_error("cannot make a temporary folder: %s",
-				 strerror(errno));
-			free(tmpdir);
-			tmpdir = NULL;
-			goto done;
-		}
-		atexit(remove_tmpdir);
-		if (lp_judge_valgrind(argv + k, tmpdir, &status) < 0)
-			goto done;
-		before = insns.nr;
-		/* valgrind that gives up leaves empty files behind */
-		if (read_dir(&insns, tmpdir) <= 0 || insns.nr == before) {
-			if (lp_judge_dwarf5(argv[k]))
-				lp_error("valgrind wrote no callgrind output "
-					 "for '%s': its debug information is "
-					 "DWARF 5, which this valgrind may "
-					 "not read; build it with -gdwarf-4",
-					 argv[k]);
-			else
-				lp_error("valgrind wrote no callgrind output "
-					 "for '%s'", argv[k]);
-			goto done;
-		}
-	}
-	want = lp_xcalloc(hints.nr + 1, sizeof(*want));
-	for (i = 0; i < hints.nr; i++)
-		want[i] = hints.v[i].real;
-	if (!insns.sampled && lp_jumps_mark(&insns, want, hints.nr) < 0)
-		goto done;
-	if (no_line_table(&hints, &insns, src, k < argc ? argv[k] : cg[0]))
-		goto done;
-	if (lp_judge_decide(&prof, &hints, &insns, &against) < 0)
-		goto done;
-	if (lp_profile_set_meta(&prof, "origin", insns.sampled ? "judge-perf"
-						  : "judge-valgrind") < 0 ||
-	    (k < argc && lp_profile_set_meta(&prof, "program", argv[k]) < 0))
-		lp_die("out of memory");
-	if (lp_write_profile_file(&prof, out) < 0)
-		goto done;
-	for (i = 0; i < prof.nr; i++)
-		n[prof.sites[i].sure]++;
+}
+
+/* One line: how many hints, and how sure their counts are. */
+static void summarise(const struct lp_profile *prof, const char *out,
+		      int sampled, size_t against)
+{
+	size_t n[5] = { 0 }, i;
+
+	for (i = 0; i < prof->nr; i++)
+		n[prof->sites[i].sure]++;
 	fprintf(stderr, "likelyprof: %zu hints judged into '%s': %zu %s, "
-		"%zu ambiguous", prof.nr, out,
+		"%zu ambiguous", prof->nr, out,
 		n[LP_SURE_EXACT] + n[LP_SURE_ESTIMATED],
-		insns.sampled ? "estimated" : "exact", n[LP_SURE_AMBIGUOUS]);
+		sampled ? "estimated" : "exact", n[LP_SURE_AMBIGUOUS]);
 	if (against)
 		fprintf(stderr, " (%zu with the layout against the hint)",
 			against);
 	fprintf(stderr, ", %zu unjudgeable\n", n[LP_SURE_UNJUDGEABLE]);
+}
+
+/* The jumps of the hints' lines, then the profile judged from them. */
+static int decide(struct lp_profile *prof, struct lp_hints *hints,
+		  struct lp_insns *insns, const struct judge_opts *o,
+		  const char *prog, size_t *against)
+{
+	char **want = lp_xcalloc(hints->nr + 1, sizeof(*want));
+	size_t i;
+	int ret = -1;
+
+	for (i = 0; i < hints->nr; i++)
+		want[i] = hints->v[i].real;
+	if (!insns->sampled && lp_jumps_mark(insns, want, hints->nr) < 0)
+		goto out;
+	if (no_line_table(hints, insns, o->src, prog))
+		goto out;
+	ret = lp_judge_decide(prof, hints, insns, against);
+out:
+	free(want);
+	return ret;
+}
+
+int cmd_judge(int argc, const char **argv)
+{
+	struct judge_opts o;
+	struct lp_compile_db db = { NULL, 0 };
+	struct lp_hints hints = { NULL, 0, 0, 0 };
+	struct lp_insns insns;
+	struct lp_profile prof = LP_PROFILE_INIT;
+	size_t i, against = 0;
+	int status = 0, ret = LP_EXIT_ERROR, run;
+	const char *prog;
+
+	if (lp_wants_help(argc, argv)) {
+		fputs(usage_judge, stdout);
+		return LP_EXIT_OK;
+	}
+	memset(&insns, 0, sizeof(insns));
+	memset(&o, 0, sizeof(o));
+	o.src = ".";
+	o.flags = lp_xcalloc((size_t)argc + 1, sizeof(*o.flags));
+	o.cg = lp_xcalloc((size_t)argc + 1, sizeof(*o.cg));
+	parse_judge_args(argc, argv, &o);
+	run = o.prog < argc;
+	prog = run ? argv[o.prog] : o.cg[0];
+	if (tools_missing(&o, run) ||
+	    find_hints(&hints, o.src, o.cc, o.flags, o.nflags, o.db_path,
+		       &db) < 0)
+		goto done;
+	say_hints_found(&hints, o.src);
+	for (i = 0; i < o.ncg; i++)
+		if (lp_callgrind_read(&insns, o.cg[i]) < 0)
+			goto done;
+	if ((o.perf || o.script) &&
+	    read_samples(&insns, argv[o.prog], o.perf, o.script) < 0)
+		goto done;
+	if (run && !o.perf && !o.script &&
+	    run_valgrind(argv + o.prog, &insns, &status) < 0)
+		goto done;
+	if (decide(&prof, &hints, &insns, &o, prog, &against) < 0)
+		goto done;
+	if (lp_profile_set_meta(&prof, "origin", insns.sampled ? "judge-perf"
+						  : "judge-valgrind") < 0 ||
+	    (run && lp_profile_set_meta(&prof, "program", prog) < 0))
+		lp_die("out of memory");
+	if (lp_write_profile_file(&prof, o.out) < 0)
+		goto done;
+	summarise(&prof, o.out, insns.sampled, against);
 	ret = status;
 done:
-	for (i = 0; i < nflags; i++)
-		free((char *)flags[i]);
-	free(flags);
-	free(cg);
-	free(want);
-	free(defname);
+	for (i = 0; i < o.nflags; i++)
+		free((char *)o.flags[i]);
+	free(o.flags);
+	free(o.cg);
+	free(o.defname);
 	lp_compile_db_release(&db);
 	lp_hints_release(&hints);
 	lp_insns_release(&insns);
