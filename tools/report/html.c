@@ -14,6 +14,7 @@
 #include "fix/quote.h"
 #include "json.h"
 #include "report/html.h"
+#include "report/page.h"
 #include "usage.h"
 #include "verdict.h"
 
@@ -218,39 +219,6 @@ static struct hsite *collect(const struct lp_judged_list *sites,
 	return v;
 }
 
-/*-************************************
- *  Parts of the page
- **************************************/
-static const char page_style[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}\n"
-	"h1{font-size:1.4em;margin:0 0 .3em}h2{font-size:1.1em}\n"
-	"table{border-collapse:collapse;margin:.5em 0}\n"
-	"th,td{padding:2px 6px;text-align:left;vertical-align:top;"
-	"border-bottom:1px solid #e4e4e4}\n"
-	"th{background:#f0f0f0;position:sticky;top:0}\n"
-	"th[data-key]{cursor:pointer}th[aria-sort=ascending]::after"
-	"{content:' \\25B2'}th[aria-sort=descending]::after"
-	"{content:' \\25BC'}\n"
-	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-	"code,pre{font:12px ui-monospace,monospace}pre{margin:0}\n"
-	".why{color:#555;font-size:12px;max-width:28em}\n"
-	".v{font-weight:600}.v.flip{color:#b3261e}.v.remove{color:#c25e00}"
-	".v.fine{color:#1e7e34}.v.unsure{color:#7b5ea7}\n"
-	".bar{display:inline-block;width:80px;height:10px;background:#ddd}"
-	".bar i{display:block;height:10px;background:#1e7e34}\n"
-	".bar i.flip{background:#b3261e}.bar i.remove{background:#e8710a}"
-	".bar i.unsure{background:#7b5ea7}\n"
-	"circle{stroke:#fff;stroke-width:.5;cursor:pointer}"
-	"circle.flip{fill:#b3261e}circle.remove{fill:#e8710a}"
-	"circle.fine{fill:#1e7e34;opacity:.5}circle.few,circle.constant,"
-	"circle.never{fill:#999;opacity:.5}circle.unsure{fill:#7b5ea7}\n"
-	".off{display:none}tr.hl{background:#fff3b0}\n"
-	".axis{stroke:#888}.grid{stroke:#eee}.thr{stroke-dasharray:4 3}\n"
-	"svg text{font:11px sans-serif;fill:#555}\n"
-	"#views button{font:inherit;padding:2px 10px}"
-	"#views button.on{font-weight:700}\n"
-	"form label{margin-right:1em}mark{background:#fff3b0}\n"
-	"details summary{cursor:pointer}\n";
 
 static void put_head(FILE *f, const struct lp_html_opts *o)
 {
@@ -258,7 +226,7 @@ static void put_head(FILE *f, const struct lp_html_opts *o)
 	      "<meta charset=\"utf-8\">\n<title>", f);
 	put(f, o->title);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>",
-		page_style);
+		lp_html_style);
 	put(f, o->title);
 	fputs("</h1>\n", f);
 }
@@ -801,167 +769,6 @@ static void put_groups(FILE *f, const struct hgroup *g, size_t ng, int by_func,
 /*-************************************
  *  The script
  **************************************/
-/*
- * Filters, sorting and views, and their state in the fragment
- * ("#verdict=flip&sort=wrong"), read on load and on every change of
- * it, so a link or a test opens the page as its sender saw it.
- */
-static const char page_script[] =
-	"(function () {\n"
-	"'use strict';\n"
-	"var st = {};\n"
-	"function all(s) {\n"
-	"\treturn Array.prototype.slice.call(document.querySelectorAll(s));\n"
-	"}\n"
-	"function dec(s) {\n"
-	"\ttry { return decodeURIComponent(s.replace(/\\+/g, ' ')); }\n"
-	"\tcatch (e) { return s; }\n"
-	"}\n"
-	"function readHash() {\n"
-	"\tst = {};\n"
-	"\tlocation.hash.replace(/^#/, '').split('&').forEach(function (kv) {\n"
-	"\t\tvar i = kv.indexOf('=');\n"
-	"\t\tif (i > 0)\n"
-	"\t\t\tst[dec(kv.slice(0, i))] = dec(kv.slice(i + 1));\n"
-	"\t});\n"
-	"}\n"
-	"function writeHash() {\n"
-	"\tvar a = [];\n"
-	"\tObject.keys(st).forEach(function (k) {\n"
-	"\t\tif (st[k] !== '')\n"
-	"\t\t\ta.push(encodeURIComponent(k) + '=' +\n"
-	"\t\t\t       encodeURIComponent(st[k]));\n"
-	"\t});\n"
-	"\thistory.replaceState(null, '', a.length ? '#' + a.join('&') :\n"
-	"\t\t\t     location.pathname + location.search);\n"
-	"}\n"
-	"function has(s, part) {\n"
-	"\treturn s.toLowerCase().indexOf(part.toLowerCase()) >= 0;\n"
-	"}\n"
-	"function filter() {\n"
-	"\tvar v = st.verdict || '', fl = st.file || '', fn = st.func || '';\n"
-	"\tvar min = +st.min || 0, shown = 0, rows = all('#sites tbody tr');\n"
-	"\trows.forEach(function (r) {\n"
-	"\t\tvar d = r.dataset, dot = document.getElementById('d' +\n"
-	"\t\t\t\t\t\t\t   r.id.slice(1));\n"
-	"\t\tvar ok = (!v || d.v === v || (v === 'change' &&\n"
-	"\t\t\t(d.v === 'flip' || d.v === 'remove'))) &&\n"
-	"\t\t\thas(d.file, fl) && has(d.func, fn) && +d.n >= min;\n"
-	"\t\tr.hidden = !ok;\n"
-	"\t\tif (dot)\n"
-	"\t\t\tdot.classList.toggle('off', !ok);\n"
-	"\t\tshown += ok ? 1 : 0;\n"
-	"\t});\n"
-	"\tdocument.getElementById('shown').textContent = shown + ' of ' +\n"
-	"\t\trows.length + ' sites shown';\n"
-	"\tall('#functions tbody tr, #files tbody tr').forEach(function (r) {\n"
-	"\t\tr.hidden = !has(r.dataset.file, fl) ||\n"
-	"\t\t\t(r.dataset.func !== undefined && !has(r.dataset.func, fn));\n"
-	"\t});\n"
-	"}\n"
-	"function order(th, p) {\n"
-	"\treturn st[p + 'order'] ||\n"
-	"\t\t(th.classList.contains('num') ? 'desc' : 'asc');\n"
-	"}\n"
-	"function key(r, col, num) {\n"
-	"\tvar c = r.cells[col];\n"
-	"\tvar s = c.dataset.s !== undefined ? c.dataset.s : c.textContent;\n"
-	"\treturn num ? +s : s.toLowerCase();\n"
-	"}\n"
-	"function sortTable(t) {\n"
-	"\tvar p = t.dataset.p, body = t.tBodies[0], col = -1, th = null;\n"
-	"\tvar rows = Array.prototype.slice.call(body.rows);\n"
-	"\tall('#' + t.id + ' thead th').forEach(function (h, i) {\n"
-	"\t\th.removeAttribute('aria-sort');\n"
-	"\t\tif (h.dataset.key && h.dataset.key === st[p + 'sort']) {\n"
-	"\t\t\tcol = i;\n"
-	"\t\t\tth = h;\n"
-	"\t\t}\n"
-	"\t});\n"
-	"\tif (!th) {\n"
-	"\t\trows.sort(function (a, b) { return a.lpOrder - b.lpOrder; });\n"
-	"\t} else {\n"
-	"\t\tvar num = th.classList.contains('num');\n"
-	"\t\tvar sign = order(th, p) === 'desc' ? -1 : 1;\n"
-	"\t\trows = rows.map(function (r) {\n"
-	"\t\t\treturn [key(r, col, num), r];\n"
-	"\t\t});\n"
-	"\t\trows.sort(function (a, b) {\n"
-	"\t\t\tvar c = a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;\n"
-	"\t\t\treturn sign * c || a[1].lpOrder - b[1].lpOrder;\n"
-	"\t\t});\n"
-	"\t\trows = rows.map(function (x) { return x[1]; });\n"
-	"\t\tth.setAttribute('aria-sort', sign < 0 ? 'descending' :\n"
-	"\t\t\t\t 'ascending');\n"
-	"\t}\n"
-	"\tvar frag = document.createDocumentFragment();\n"
-	"\trows.forEach(function (r) { frag.appendChild(r); });\n"
-	"\tbody.appendChild(frag);\n"
-	"}\n"
-	"function showView() {\n"
-	"\tvar v = st.view || 'sites';\n"
-	"\tall('section.view').forEach(function (s) {\n"
-	"\t\ts.hidden = s.id !== 'view-' + v;\n"
-	"\t});\n"
-	"\tall('#views button').forEach(function (b) {\n"
-	"\t\tb.classList.toggle('on', b.dataset.view === v);\n"
-	"\t});\n"
-	"}\n"
-	"function apply() {\n"
-	"\treadHash();\n"
-	"\tall('#filters [name]').forEach(function (c) {\n"
-	"\t\tc.value = st[c.name] || '';\n"
-	"\t});\n"
-	"\tshowView();\n"
-	"\tfilter();\n"
-	"\tall('table[data-p]').forEach(sortTable);\n"
-	"}\n"
-	"all('table[data-p] tbody').forEach(function (b) {\n"
-	"\tArray.prototype.forEach.call(b.rows, function (r, i) {\n"
-	"\t\tr.lpOrder = i;\n"
-	"\t});\n"
-	"});\n"
-	"all('th[data-key]').forEach(function (th) {\n"
-	"\tth.addEventListener('click', function () {\n"
-	"\t\tvar t = th.closest('table'), p = t.dataset.p;\n"
-	"\t\tif (st[p + 'sort'] === th.dataset.key) {\n"
-	"\t\t\tst[p + 'order'] = order(th, p) === 'desc' ? 'asc' : 'desc';\n"
-	"\t\t} else {\n"
-	"\t\t\tst[p + 'sort'] = th.dataset.key;\n"
-	"\t\t\tst[p + 'order'] = '';\n"
-	"\t\t}\n"
-	"\t\twriteHash();\n"
-	"\t\tsortTable(t);\n"
-	"\t});\n"
-	"});\n"
-	"all('#filters [name]').forEach(function (c) {\n"
-	"\tc.addEventListener('input', function () {\n"
-	"\t\tst[c.name] = c.value;\n"
-	"\t\twriteHash();\n"
-	"\t\tfilter();\n"
-	"\t});\n"
-	"});\n"
-	"all('#views button').forEach(function (b) {\n"
-	"\tb.addEventListener('click', function () {\n"
-	"\t\tst.view = b.dataset.view === 'sites' ? '' : b.dataset.view;\n"
-	"\t\twriteHash();\n"
-	"\t\tshowView();\n"
-	"\t});\n"
-	"});\n"
-	"all('#chart circle').forEach(function (c) {\n"
-	"\tc.addEventListener('click', function () {\n"
-	"\t\tvar r = document.getElementById('s' + c.id.slice(1));\n"
-	"\t\tst.view = '';\n"
-	"\t\twriteHash();\n"
-	"\t\tshowView();\n"
-	"\t\tr.scrollIntoView({ block: 'center' });\n"
-	"\t\tr.classList.add('hl');\n"
-	"\t\tsetTimeout(function () { r.classList.remove('hl'); }, 2000);\n"
-	"\t});\n"
-	"});\n"
-	"window.addEventListener('hashchange', apply);\n"
-	"apply();\n"
-	"})();\n";
 
 /*-************************************
  *  The page
@@ -999,7 +806,7 @@ void lp_html_write(FILE *f, const struct lp_judged_list *sites,
 	fputs("</section>\n", f);
 	put_groups(f, funcs, nfuncs, 1, o->rows);
 	put_groups(f, files, nfiles, 0, o->rows);
-	fprintf(f, "<script>\n%s</script>\n</body>\n</html>\n", page_script);
+	fprintf(f, "<script>\n%s</script>\n</body>\n</html>\n", lp_html_script);
 	for (i = 0; i < shown; i++)
 		free(msgs[i]);
 	free(msgs);
