@@ -421,14 +421,6 @@ static int line_outruns_jumps(const struct lp_hint *hint,
 	return 0;
 }
 
-static int cmp_edge(const void *pa, const void *pb)
-{
-	const struct lp_edge *a = pa, *b = pb;
-	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
-
-	return c ? c : (a->target > b->target) - (a->target < b->target);
-}
-
 /* A jump from the hint's line or the statement its if guards. */
 static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
 		    struct real_cache *cache)
@@ -452,22 +444,10 @@ static int foreign_inflow(const struct lp_hint *hint,
 			  const struct lp_insns *in, struct real_cache *cache,
 			  const struct lp_insn *j, uint64_t to)
 {
-	struct lp_edge key;
-	const struct lp_edge *e;
-	size_t lo = 0, hi = in->edges_nr;
+	size_t n;
+	const struct lp_edge *e = lp_insns_edges_into(in, j->obj, to, &n);
 
-	key.obj = j->obj;
-	key.target = to;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cmp_edge(&in->edges[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (e = in->edges + lo; e < in->edges + in->edges_nr &&
-	     !cmp_edge(e, &key); e++) {
+	for (; n; n--, e++) {
 		const struct lp_insn *k = lp_insns_find(in, e->obj, e->addr);
 
 		if (e->addr == j->addr || !k || !k->exe ||
@@ -581,22 +561,11 @@ static int region_entered(const struct lp_hint *hint,
 	if (nr < 0)
 		return 1;
 	for (r = 0; r < nr; r++) {
-		struct lp_edge key;
-		size_t lo = 0, hi = in->edges_nr;
-		const struct lp_edge *e;
+		size_t n;
+		const struct lp_edge *e =
+			lp_insns_edges_into(in, j->obj, region[r], &n);
 
-		key.obj = j->obj;
-		key.target = region[r];
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (cmp_edge(&in->edges[mid], &key) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (e = in->edges + lo; e < in->edges + in->edges_nr &&
-		     !cmp_edge(e, &key); e++) {
+		for (; n; n--, e++) {
 			const struct lp_insn *k;
 
 			if (e->addr == j->addr ||

@@ -287,6 +287,11 @@ void lp_insns_release(struct lp_insns *in);
 /* The instruction of @obj at @addr, once lp_jumps_mark() sorted them. */
 const struct lp_insn *lp_insns_find(const struct lp_insns *in,
 				    const char *obj, uint64_t addr);
+/* The edges of @obj that jump to @target (*@nr of them), once
+ * lp_jumps_mark() sorted them. */
+const struct lp_edge *lp_insns_edges_into(const struct lp_insns *in,
+					  const char *obj, uint64_t target,
+					  size_t *nr);
 void lp_insns_push(struct lp_insns *in, const struct lp_insn *ins);
 /* A copy of @s kept by @in until lp_insns_release(). */
 const char *lp_insns_name(struct lp_insns *in, const char *s, size_t n);

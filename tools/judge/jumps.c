@@ -63,12 +63,7 @@ const struct lp_insn *lp_insns_find(const struct lp_insns *in,
 static struct lp_insn *find(struct lp_insns *in, const char *obj,
 			    uint64_t addr)
 {
-	struct lp_insn key;
-
-	memset(&key, 0, sizeof(key));
-	key.obj = obj;
-	key.addr = addr;
-	return bsearch(&key, in->v, in->nr, sizeof(*in->v), cmp_insn);
+	return (struct lp_insn *)lp_insns_find(in, obj, addr);
 }
 
 static int wanted(const char *file, char *const *want, size_t nwant)
@@ -137,6 +132,30 @@ static int cmp_edge(const void *pa, const void *pb)
 	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
 
 	return c ? c : (a->target > b->target) - (a->target < b->target);
+}
+
+const struct lp_edge *lp_insns_edges_into(const struct lp_insns *in,
+					  const char *obj, uint64_t target,
+					  size_t *nr)
+{
+	struct lp_edge key;
+	size_t lo = 0, hi = in->edges_nr, end;
+
+	key.obj = obj;
+	key.target = target;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_edge(&in->edges[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < in->edges_nr && !cmp_edge(&in->edges[end], &key);
+	     end++)
+		;
+	*nr = end - lo;
+	return in->edges + lo;
 }
 
 static int cmp_code(const void *pa, const void *pb)
