@@ -35,6 +35,7 @@
 #include "builtin.h"
 #include "cc/args.h"
 #include "cc/find.h"
+#include "cc/unseen.h"
 #include "spawn.h"
 #include "usage.h"
 
@@ -377,6 +378,18 @@ static int compile_with_plain_lines(struct cc *cc, int src, const char *out,
 	return status;
 }
 
+/* Says once what hints of the source the header cannot count (unseen.c). */
+static void note_unseen_hints(const char *src)
+{
+	struct lp_unseen u;
+	char what[160];
+
+	lp_unseen_scan(&u, src);
+	if (lp_unseen_describe(&u, what, sizeof(what)))
+		lp_note("%s: not counted: %s; likelyprof-cc(1) lists the "
+			"forms counted", src, what);
+}
+
 static int compile_source(struct cc *cc, int src, const char *out)
 {
 	char *diag_out, *where;
@@ -384,6 +397,7 @@ static int compile_source(struct cc *cc, int src, const char *out)
 
 	if (cc->kind[src] == LP_ARG_OTHER_SRC)
 		return compile_step(cc, src, out, STEP_PLAIN, -1);
+	note_unseen_hints(cc->argv[src]);
 	diag_out = scratch_path(cc, cc->m.assembly ? ".s" : ".o");
 	diag_err = scratch_file();
 	err = scratch_file();

@@ -1,0 +1,50 @@
+#!/bin/sh
+# A hint that never reaches __builtin_expect is not counted, and cc says
+# so once per unit, naming the forms, how many and the first line of
+# each: C++20's [[likely]]/[[unlikely]] (spaces inside the brackets too)
+# and __builtin_expect_with_probability.  The same words in a comment, a
+# string or an #if 0 group are not hints and draw nothing; a unit with
+# only __builtin_expect draws nothing; the program builds and runs as it
+# would plain.  With g++ and clang++ (the note is cc's, not the
+# compiler's).
+cat > a.cc <<'SRC'
+// [[likely]] in a comment is not a hint
+#include <cstdio>
+static const char *s = "[[unlikely]] __builtin_expect_with_probability";
+#if 0
+int dead(int x) { if (x) [[likely]] return 1; return 0; }
+#endif
+int f(int x)
+{
+	if (x > 3) [[likely]] {
+		return 1;
+	} else [[ unlikely ]] {
+		return 2;
+	}
+}
+int g(int x)
+{
+	switch (x) {
+	[[likely]] case 1: return 3;
+	default: return __builtin_expect_with_probability(x, 0, 0.9);
+	}
+}
+int main(int argc, char **argv)
+{
+	(void)argv;
+	std::puts(s);
+	return f(argc) + g(argc) == 5 ? 0 : 1;
+}
+SRC
+cat > b.c <<'SRC'
+/* [[likely]] __builtin_expect_with_probability */
+int main(void) { return __builtin_expect(0, 0); }
+SRC
+for c in g++ clang++; do
+	CXX=$c $LIKELYPROF c++ -std=c++20 a.cc -o a
+	echo "$c: exit $?"
+	./a
+	echo "run $?"
+done
+$LIKELYPROF cc b.c -o b
+echo "b.c: exit $?"

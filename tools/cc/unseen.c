@@ -1,0 +1,109 @@
+/*
+ * unseen.c - the hints of a source that the instrumentation cannot count
+ *
+ * The header counts what reaches __builtin_expect.  C++20's [[likely]]
+ * and [[unlikely]] and gcc's __builtin_expect_with_probability do not:
+ * without a word from us a unit that uses only them profiles clean,
+ * which is false comfort.  So likelyprof cc reads the source it compiles
+ * (with fix's lexer: not in comments, strings or dead #if groups) and
+ * says once per unit what it will not count.  Headers are not read: a
+ * form a header spells for the unit is not seen here, as doc/likelyprof-
+ * cc.md says.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cc/unseen.h"
+#include "fix/lexer.h"
+#include "usage.h"
+
+/* Larger sources (generated tables) are not worth the read. */
+#define UNSEEN_MAX_BYTES (64u << 20)
+
+static char *read_source(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (unsigned long long)st.st_size > UNSEEN_MAX_BYTES)
+		goto out;
+	buf = lp_xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	*len = got;
+out:
+	close(fd);
+	return buf;
+}
+
+/* [[likely]] or [[unlikely]] (spaces allowed) starting at token @i. */
+static int is_attribute_hint(const struct lp_lexed *lx, size_t i)
+{
+	static const char *const words[] = { "likely", "unlikely" };
+
+	return i + 4 < lx->nr && lp_tok_is(lx, i, "[") &&
+	       lp_tok_is(lx, i + 1, "[") &&
+	       lp_tok_is_any(lx, i + 2, words, 2) &&
+	       lp_tok_is(lx, i + 3, "]") && lp_tok_is(lx, i + 4, "]");
+}
+
+void lp_unseen_scan(struct lp_unseen *u, const char *path)
+{
+	struct lp_lexed lx = LP_LEXED_INIT;
+	size_t len = 0, i;
+	char *buf = read_source(path, &len);
+
+	memset(u, 0, sizeof(*u));
+	if (!buf)
+		return;
+	lp_lex(&lx, buf, len);
+	for (i = 0; i < lx.nr; i++) {
+		const struct lp_token *t = &lx.tok[i];
+
+		if (t->flags & LP_TOKF_DEAD)
+			continue;
+		if (t->kind == LP_TOK_PUNCT && is_attribute_hint(&lx, i)) {
+			if (!u->attributes++)
+				u->attribute_line = t->line;
+			i += 4;
+		} else if (t->kind == LP_TOK_IDENT &&
+			   lp_tok_is(&lx, i,
+				     "__builtin_expect_with_probability")) {
+			if (!u->probabilities++)
+				u->probability_line = t->line;
+		}
+	}
+	lp_lexed_release(&lx);
+	free(buf);
+}
+
+int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n)
+{
+	int w = 0;
+
+	if (!u->attributes && !u->probabilities)
+		return 0;
+	if (u->attributes)
+		w = snprintf(out, n, "%u [[likely]]/[[unlikely]] (first at "
+			     "line %u)", u->attributes, u->attribute_line);
+	if (u->probabilities && w >= 0 && (size_t)w < n)
+		snprintf(out + w, n - (size_t)w,
+			 "%s%u __builtin_expect_with_probability (first at "
+			 "line %u)", w ? ", " : "", u->probabilities,
+			 u->probability_line);
+	return 1;
+}
