@@ -714,6 +714,44 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #define LP_SPLIT_16(f, a, b, d, e, g, h, i, j, k, l, m, n, o, p, q, c)  \
 	f((a, b, d, e, g, h, i, j, k, l, m, n, o, p, q), c, __COUNTER__)
 
+/*
+ * __builtin_expect_with_probability(cond, value, probability): the last
+ * two arguments are the value and the stated probability, the ones
+ * before them the condition (commas and all, up to eight pieces).  The
+ * record's expected value is the value where the probability is at
+ * least one half, the hint's direction.  Below that the hint says the
+ * value is the rare one: "correct" counts the times it was not
+ * (LP_COUNT_PROB_), and as that names no one expected value of the
+ * condition, the record's is "unknown" (a verdict may remove such a hint,
+ * never flip it to a value it did not state).  The probability itself is
+ * not recorded: the site is judged by its direction, not against the
+ * number.
+ */
+#define LP_PROB_EXPECT_(c, p)                                           \
+	(__builtin_constant_p(c) && (p) >= 0.5f ? (long)(c) : LP_EXPECT_UNKNOWN)
+#define LP_PROB_PLAIN_(lang, ...)                                       \
+	(__builtin_expect_with_probability)(__VA_ARGS__)
+#define LP_PROB_OR_PLAIN_(lang, line, ...)                              \
+	LP_CAT(LP_IIF_, LP_PLAIN_LINE_P_(line))(LP_PROB_PLAIN_,            \
+		LP_PROB_SPLIT_)(lang, __VA_ARGS__)
+#define LP_PROB_SPLIT_(lang, ...) LP_CAT(LP_PSPLIT_,                     \
+	LP_NARGS_(__VA_ARGS__))(LP_PROB_##lang##_, __VA_ARGS__)
+/* fewer than three: the builtin's own error, from the plain call */
+#define LP_PSPLIT_1(f, e) (__builtin_expect_with_probability)(e)
+#define LP_PSPLIT_2(f, e, c) (__builtin_expect_with_probability)(e, c)
+#define LP_PSPLIT_3(f, e, c, p) f(e, c, p, __COUNTER__)
+#define LP_PSPLIT_4(f, a, b, c, p) f((a, b), c, p, __COUNTER__)
+#define LP_PSPLIT_5(f, a, b, d, c, p) f((a, b, d), c, p, __COUNTER__)
+#define LP_PSPLIT_6(f, a, b, d, e, c, p) f((a, b, d, e), c, p, __COUNTER__)
+#define LP_PSPLIT_7(f, a, b, d, e, g, c, p)                             \
+	f((a, b, d, e, g), c, p, __COUNTER__)
+#define LP_PSPLIT_8(f, a, b, d, e, g, h, c, p)                          \
+	f((a, b, d, e, g, h), c, p, __COUNTER__)
+#define LP_PSPLIT_9(f, a, b, d, e, g, h, i, c, p)                       \
+	f((a, b, d, e, g, h, i), c, p, __COUNTER__)
+#define LP_PSPLIT_10(f, a, b, d, e, g, h, i, j, c, p)                   \
+	f((a, b, d, e, g, h, i, j), c, p, __COUNTER__)
+
 #ifndef __cplusplus
 
 /*
@@ -735,7 +773,7 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
  * counted; @expect the record's expected value; @kind (EXPECT or IF) what
  * the site gives back: the value through the real builtin, or as it is.
  */
-#define LP_SITE_C_(e, plain, val, c, expect, kind, n)                       \
+#define LP_SITE_C_(e, plain, val, c, p, expect, kind, n)                    \
 	__builtin_choose_expr(LP_IS_ICE_(e), plain,                          \
 	__extension__ ({                                                     \
 		LP_C_QUIET_BEGIN_                                            \
@@ -750,18 +788,37 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 			  (long)(c),                                         \
 			  __builtin_constant_p(LP_CAT(lp__val_, n)),         \
 			  lp__enter_cold_alias_(LP_CTR_ADDR_(n),             \
-					 &LP_CAT(lp__site_, n)));            \
+					 &LP_CAT(lp__site_, n)), (p));       \
 		LP_C_QUIET_END_                                              \
-		LP_RESULT_##kind##_(LP_CAT(lp__val_, n), (c));               \
+		LP_RESULT_##kind##_(LP_CAT(lp__val_, n), (c), (p));          \
 	}))
-#define LP_COUNT_EXPECT_ LP_COUNT_
-#define LP_RESULT_EXPECT_(v, c) (__builtin_expect)((v), (c))
-#define LP_RESULT_IF_(v, c) (v)
+#define LP_COUNT_EXPECT_(ctr, v, c, is_const, enter, p)                 \
+	LP_COUNT_(ctr, v, c, is_const, enter)
+/*
+ * A stated probability below one half says the value is the rare one:
+ * "correct" is then the times the condition was not that value.  A copy
+ * takes the compare, so clang's pin (LP_PIN_) writes the copy, never the
+ * value the program goes on with.  No `if`: see all-branches mode.
+ */
+#define LP_COUNT_PROB_(ctr, v, c, is_const, enter, p)                   \
+	{                                                               \
+		long lp__prob_v = (p) >= 0.5f ? (v) : (long)((v) != (c)); \
+		LP_COUNT_(ctr, lp__prob_v, (p) >= 0.5f ? (c) : 1L,      \
+			  is_const, enter);                             \
+	}
+#define LP_RESULT_EXPECT_(v, c, p) (__builtin_expect)((v), (c))
+#define LP_RESULT_PROB_(v, c, p)                                        \
+	(__builtin_expect_with_probability)((v), (c), (p))
+#define LP_RESULT_IF_(v, c, p) (v)
 
 #define LP_EXPECT_C_(e, c, n)                                                \
-	LP_SITE_C_(e, (__builtin_expect)((e), (c)), (e), c,                  \
+	LP_SITE_C_(e, (__builtin_expect)((e), (c)), (e), c, 0,               \
 		   __builtin_constant_p(c) ? (long)(c) : LP_EXPECT_UNKNOWN,  \
 		   EXPECT, n)
+
+#define LP_PROB_C_(e, c, p, n)                                               \
+	LP_SITE_C_(e, (__builtin_expect_with_probability)((e), (c), (p)),    \
+		   (e), c, p, LP_PROB_EXPECT_(c, p), PROB, n)
 
 /*
  * clang reports a static counter inside a C99 inline function of the
@@ -779,8 +836,12 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 
 #ifdef LP_PLAIN_LINES_
 #define __builtin_expect(...) LP_EXPECT_OR_PLAIN_(C, __LINE__, __VA_ARGS__)
+#define __builtin_expect_with_probability(...)                          \
+	LP_PROB_OR_PLAIN_(C, __LINE__, __VA_ARGS__)
 #else
 #define __builtin_expect(...) LP_EXPECT_SPLIT_(C, __VA_ARGS__)
+#define __builtin_expect_with_probability(...)                          \
+	LP_PROB_SPLIT_(C, __VA_ARGS__)
 #endif
 
 /*
@@ -803,10 +864,10 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
  * A hint's constant counts as correct, as the kernel counts it; an if has
  * no expectation, so a folded one counts as constant and by its value.
  */
-#define LP_COUNT_IF_(ctr, v, c, is_const, enter)                        \
+#define LP_COUNT_IF_(ctr, v, c, is_const, enter, p)                     \
 	((is_const) ? LP_TICK_(ctr, constant, enter) : (void)0,         \
 	 LP_COUNT_(ctr, v, c, 0, enter))
-#define LP_IF_C_(e, n) LP_SITE_C_(e, (e), !!(e), 0, LP_EXPECT_IF, IF, n)
+#define LP_IF_C_(e, n) LP_SITE_C_(e, (e), !!(e), 0, 0, LP_EXPECT_IF, IF, n)
 #define if(...) if (LP_IF_C_((__VA_ARGS__), __COUNTER__))
 #endif
 
@@ -937,6 +998,21 @@ LP_CXX_INLINE_ long lp__hit(long v, long c, long expect, const char *file,
 		  lp__enter_cxx<N>(expect, file, func, cond, unit, line));
 	return v;
 }
+
+/* A stated probability: @rare when it is below one half (LP_COUNT_PROB_). */
+template <int N>
+LP_CXX_INLINE_ long lp__hit_prob(long v, long c, bool rare, long expect,
+		    const char *file, const char *func, const char *cond,
+		    const char *unit, unsigned int line)
+{
+	long counted = rare ? (long)(v != c) : v;
+
+	LP_CXX_LIST_(&lp__slot<N>::site, expect, file, func, cond, unit, line);
+	LP_COUNT_(LP_CXX_CTR_(N), counted, rare ? 1L : c,
+		  __builtin_constant_p(v),
+		  lp__enter_cxx<N>(expect, file, func, cond, unit, line));
+	return v;
+}
 } /* namespace */
 
 /* clang warns that the test is always true where it is meant to be. */
@@ -958,10 +1034,24 @@ LP_CXX_INLINE_ long lp__hit(long v, long c, long expect, const char *file,
 		(c)))                                                        \
 	LP_CXX_QUIET_END_
 
+#define LP_PROB_CXX_(e, c, p, n)                                             \
+	LP_CXX_QUIET_BEGIN_                                                  \
+	(__builtin_is_constant_evaluated()                                   \
+	 ? (__builtin_expect_with_probability)((e), (c), (p))                \
+	 : (__builtin_expect_with_probability)(lp__hit_prob<n>((e), (c),     \
+		!((p) >= 0.5f), LP_PROB_EXPECT_(c, p), __FILE__,             \
+		__builtin_FUNCTION(), #e, __BASE_FILE__, __LINE__),          \
+		(c), (p)))                                                   \
+	LP_CXX_QUIET_END_
+
 #ifdef LP_PLAIN_LINES_
 #define __builtin_expect(...) LP_EXPECT_OR_PLAIN_(CXX, __LINE__, __VA_ARGS__)
+#define __builtin_expect_with_probability(...)                          \
+	LP_PROB_OR_PLAIN_(CXX, __LINE__, __VA_ARGS__)
 #else
 #define __builtin_expect(...) LP_EXPECT_SPLIT_(CXX, __VA_ARGS__)
+#define __builtin_expect_with_probability(...)                          \
+	LP_PROB_SPLIT_(CXX, __VA_ARGS__)
 #endif
 
 #endif /* __cplusplus */

@@ -130,12 +130,14 @@ void lp_sink_escaped(struct lp_sink *sink, const char *s)
  * Where a hint is nested in another's condition (likely(a && unlikely(b))),
  * the outer condition's text holds the inner hint already expanded by the
  * header: hundreds of characters of __builtin_choose_expr.  Put back what
- * the programmer wrote, __builtin_expect(X, C), recursively.
+ * the programmer wrote, __builtin_expect(X, C) or
+ * __builtin_expect_with_probability(X, C, P), recursively.
  */
 static const char expansion_c[] =
 	"__builtin_choose_expr(__builtin_types_compatible_p(";
 static const char expansion_cxx[] = "(__builtin_is_constant_evaluated() ?";
 static const char plain_call[] = "(__builtin_expect)(";
+static const char plain_prob_call[] = "(__builtin_expect_with_probability)(";
 
 /* Index just past the parenthesis that closes s[open]; 0 if none. */
 static size_t skip_group(const char *s, size_t open, size_t n)
@@ -175,6 +177,44 @@ static const char *find_in(const char *s, size_t n, const char *needle)
 
 static void sink_escaped_n(struct lp_sink *sink, const char *s, size_t n);
 
+/* The first of the two plain calls in [s, s+n), and its spelling. */
+static const char *find_plain_call(const char *s, size_t n,
+				   const char **spelling)
+{
+	const char *e = find_in(s, n, plain_call);
+	const char *p = find_in(s, n, plain_prob_call);
+
+	*spelling = p && (!e || p < e) ? plain_prob_call : plain_call;
+	return p && (!e || p < e) ? p : e;
+}
+
+/*
+ * The arguments after X, each ", (A)" in the expansion, as ", A", up to
+ * @args_end (the call's ')'); with @sink NULL only checks the shape.
+ * @return : 0 when the shape is not that.
+ */
+static int sink_more_args(struct lp_sink *sink, const char *s, size_t at,
+			  size_t args_end)
+{
+	while (at + 1 < args_end) {
+		size_t end;
+
+		while (at < args_end && (s[at] == ',' || s[at] == ' '))
+			at++;
+		if (at >= args_end || s[at] != '(')
+			return 0;
+		end = skip_group(s, at, args_end);
+		if (!end)
+			return 0;
+		if (sink) {
+			lp_sink_str(sink, ", ");
+			sink_escaped_n(sink, s + at + 1, end - at - 2);
+		}
+		at = end;
+	}
+	return 1;
+}
+
 static void sink_cond_n(struct lp_sink *sink, const char *s, size_t n,
 			int depth)
 {
@@ -182,7 +222,7 @@ static void sink_cond_n(struct lp_sink *sink, const char *s, size_t n,
 		const char *c = find_in(s, n, expansion_c);
 		const char *x = find_in(s, n, expansion_cxx);
 		const char *hit = c && (!x || c < x) ? c : x;
-		const char *call;
+		const char *call, *spelling;
 		size_t start, end, arg_x, arg_c, args_end;
 
 		if (!hit || depth > 16)
@@ -191,26 +231,24 @@ static void sink_cond_n(struct lp_sink *sink, const char *s, size_t n,
 		/* the whole expansion: the group that starts at its '(' */
 		end = skip_group(s, start + (hit == c ? strlen("__builtin_"
 			"choose_expr") : 0), n);
-		call = end ? find_in(hit, end - start, plain_call) : NULL;
+		call = end ? find_plain_call(hit, end - start, &spelling)
+			   : NULL;
 		if (!call)
 			break;
-		arg_x = (size_t)(call - s) + strlen(plain_call);
+		arg_x = (size_t)(call - s) + strlen(spelling);
 		args_end = skip_group(s, arg_x - 1, n);
 		arg_c = arg_x < n && s[arg_x] == '(' ? skip_group(s, arg_x, n)
 						     : 0;
-		if (!args_end || !arg_c || arg_c + 2 > args_end)
+		if (!args_end || !arg_c || arg_c + 2 > args_end ||
+		    !sink_more_args(NULL, s, arg_c, args_end - 1))
 			break;
 		sink_escaped_n(sink, s, start);
-		lp_sink_str(sink, "__builtin_expect(");
-		/* X and C are each wrapped in one pair of parentheses */
+		/* the name without the parentheses that keep it from us */
+		sink_escaped_n(sink, spelling + 1, strlen(spelling) - 3);
+		lp_sink_str(sink, "(");
+		/* X and each argument after it are wrapped in one pair */
 		sink_cond_n(sink, s + arg_x + 1, arg_c - arg_x - 2, depth + 1);
-		lp_sink_str(sink, ", ");
-		while (arg_c < args_end && (s[arg_c] == ',' || s[arg_c] == ' '))
-			arg_c++;
-		if (s[arg_c] == '(')
-			arg_c++;        /* (C) */
-		sink_escaped_n(sink, s + arg_c, args_end - arg_c - 1 -
-			       (s[arg_c - 1] == '('));
+		sink_more_args(sink, s, arg_c, args_end - 1);
 		lp_sink_str(sink, ")");
 		s += end;
 		n -= end;

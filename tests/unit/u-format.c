@@ -121,6 +121,39 @@ static void test_sink__error_is_sticky(void)
 	"(__builtin_expect)((!!(b)), (0)) : (__builtin_expect)(" \
 	"lp__hit<2>((long)(!!(b)), (long)(0), \"t.c\", \"!!(b)\", 18), (0)))"
 
+/* ... and of a stated probability, whose condition holds a hint */
+#define INNER_PROB "__builtin_choose_expr(__builtin_types_compatible_p( " \
+	"__typeof__(8 ? ((void *)((long)(c, d) * 0l)) : (int *)8), int *), " \
+	"(__builtin_expect_with_probability)(((c, d)), (1), (0.9)), " \
+	"__extension__ ({ long lp__val_4 = ((c, d)); " \
+	"(__builtin_expect_with_probability)((lp__val_4), ((1)), ((0.9))); }))"
+#define INNER_PROB_CXX "(__builtin_is_constant_evaluated() ? " \
+	"(__builtin_expect_with_probability)((x), (0), (0.25)) : " \
+	"(__builtin_expect_with_probability)(lp__hit_prob<3>((x), (0), " \
+	"true, \"t.cc\", 9), (0), (0.25)))"
+
+static void test_cond__nested_probability_unexpanded(void)
+{
+	LP_CHECK_STR(cond_text("a || " INNER_PROB),
+		     "a || __builtin_expect_with_probability((c, d), 1, 0.9)");
+	LP_CHECK_STR(cond_text("!" INNER_PROB_CXX),
+		     "!__builtin_expect_with_probability(x, 0, 0.25)");
+	/* one kind inside the other's condition */
+	LP_CHECK_STR(cond_text("!!(a && __builtin_choose_expr(__builtin_"
+			       "types_compatible_p( x), "
+			       "(__builtin_expect)((" INNER_PROB "), (0)), "
+			       "y))"),
+		     "!!(a && __builtin_expect(__builtin_expect_with_"
+		     "probability((c, d), 1, 0.9), 0))");
+	/* a call cut short is left as it is */
+	LP_CHECK_STR(cond_text("__builtin_choose_expr(__builtin_types_"
+			       "compatible_p( x), (__builtin_expect_with_"
+			       "probability)((x), (1) 0.9), y)"),
+		     "__builtin_choose_expr(__builtin_types_"
+		     "compatible_p( x), (__builtin_expect_with_"
+		     "probability)((x), (1) 0.9), y)");
+}
+
 static void test_cond__nested_hint_unexpanded(void)
 {
 	LP_CHECK_STR(cond_text("!!(a && " INNER_C ")"),
@@ -171,6 +204,7 @@ int main(void)
 	LP_TEST(test_record__site_fields);
 	LP_TEST(test_sink__error_is_sticky);
 	LP_TEST(test_cond__nested_hint_unexpanded);
+	LP_TEST(test_cond__nested_probability_unexpanded);
 	LP_TEST(test_cond__plain_text_untouched);
 	LP_TEST(test_record__unexpand_only_when_asked);
 	return lp_test_done();

@@ -1,9 +1,9 @@
 /*
  * unseen.c - the hints of a source that the instrumentation cannot count
  *
- * The header counts what reaches __builtin_expect.  C++20's [[likely]]
- * and [[unlikely]] and gcc's __builtin_expect_with_probability do not:
- * without a word from us a unit that uses only them profiles clean,
+ * The header counts what reaches __builtin_expect or
+ * __builtin_expect_with_probability.  C++20's [[likely]] and [[unlikely]]
+ * do not: without a word from us a unit that uses only them profiles clean,
  * which is false comfort.  So likelyprof cc reads the source it compiles
  * (with fix's lexer: not in comments, strings or dead #if groups) and
  * says once per unit what it will not count.  Headers are not read: a
@@ -80,11 +80,6 @@ void lp_unseen_scan(struct lp_unseen *u, const char *path)
 			if (!u->attributes++)
 				u->attribute_line = t->line;
 			i += 4;
-		} else if (t->kind == LP_TOK_IDENT &&
-			   lp_tok_is(&lx, i,
-				     "__builtin_expect_with_probability")) {
-			if (!u->probabilities++)
-				u->probability_line = t->line;
 		}
 	}
 	lp_lexed_release(&lx);
@@ -93,17 +88,9 @@ void lp_unseen_scan(struct lp_unseen *u, const char *path)
 
 int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n)
 {
-	int w = 0;
-
-	if (!u->attributes && !u->probabilities)
+	if (!u->attributes)
 		return 0;
-	if (u->attributes)
-		w = snprintf(out, n, "%u [[likely]]/[[unlikely]] (first at "
-			     "line %u)", u->attributes, u->attribute_line);
-	if (u->probabilities && w >= 0 && (size_t)w < n)
-		snprintf(out + w, n - (size_t)w,
-			 "%s%u __builtin_expect_with_probability (first at "
-			 "line %u)", w ? ", " : "", u->probabilities,
-			 u->probability_line);
+	snprintf(out, n, "%u [[likely]]/[[unlikely]] (first at line %u)",
+		 u->attributes, u->attribute_line);
 	return 1;
 }

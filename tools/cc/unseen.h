@@ -9,8 +9,6 @@
 struct lp_unseen {
 	unsigned attributes;        /* [[likely]], [[unlikely]] */
 	unsigned attribute_line;    /* the first one's line */
-	unsigned probabilities;     /* __builtin_expect_with_probability */
-	unsigned probability_line;
 };
 
 /*! lp_unseen_scan() :

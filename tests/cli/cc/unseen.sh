@@ -1,12 +1,11 @@
 #!/bin/sh
-# A hint that never reaches __builtin_expect is not counted, and cc says
-# so once per unit, naming the forms, how many and the first line of
-# each: C++20's [[likely]]/[[unlikely]] (spaces inside the brackets too)
-# and __builtin_expect_with_probability.  The same words in a comment, a
-# string or an #if 0 group are not hints and draw nothing; a unit with
-# only __builtin_expect draws nothing; the program builds and runs as it
-# would plain.  With g++ and clang++ (the note is cc's, not the
-# compiler's).
+# C++20's [[likely]]/[[unlikely]] never reach __builtin_expect and are
+# not counted, and cc says so once per unit: how many and the first
+# line (spaces inside the brackets too; on if, else and case).  The same
+# words in a comment, a string or an #if 0 group are not hints and draw
+# nothing; __builtin_expect_with_probability is counted and draws
+# nothing; the program builds and runs as it would plain.  With g++ and
+# clang++ (the note is cc's, not the compiler's).
 cat > a.cc <<'SRC'
 // [[likely]] in a comment is not a hint
 #include <cstdio>
