@@ -33,8 +33,9 @@ static const char report_usage[] =
 	"usage: likelyprof report [--format kernel|csv|json|lcov|html]\n"
 	"                         [--group site|line|function] "
 	"[--min-hits N] [--top N]\n"
-	"                         [--src DIR] [--link URL] [--rows N] "
-	"[-o OUT] FILE...\n"
+	"                         [--width N] [--src DIR] [--link URL] "
+	"[--rows N]\n"
+	"                         [-o OUT] FILE...\n"
 	"\n"
 	"Prints the annotated branches of the profiles (merged when there\n"
 	"are several; '-' reads standard input) worst first, in the layout\n"
@@ -56,6 +57,8 @@ static const char report_usage[] =
 	"   --group function  all annotations of a function summed\n"
 	"   --min-hits N      leave out rows with fewer than N evaluations\n"
 	"   --top N           print only the first N rows\n"
+	"   --width N         kernel: the Function column N wide (default\n"
+	"                     30, the kernel's cut; 0: the longest name's)\n"
 	"   --src DIR         html: each site's spelling and source line,\n"
 	"                     found in the tree DIR\n"
 	"   --link URL        html: the link of a site, {file} and {line}\n"
@@ -78,6 +81,7 @@ struct report_opts {
 	unsigned long long min_hits;
 	unsigned long long top;
 	int have_top;
+	unsigned long long width;       /* of the kernel table's Function */
 	const char *src;        /* html only, as link and rows */
 	const char *link;
 	unsigned long long rows;
@@ -455,9 +459,44 @@ static void print_parallel(const struct lp_kernel_key *rows, size_t nr)
 		free(h.buf[k]);
 }
 
-static void print_kernel(const struct lp_kernel_key *rows, size_t nr,
-			 int all)
+/* --width 0: as wide as the longest name of both tables, and "Function". */
+static unsigned long long longest_func(const struct lp_kernel_key *rows,
+				       size_t nr)
 {
+	size_t i, width = 8;
+
+	for (i = 0; i < nr; i++) {
+		size_t n = strlen(rows[i].site->func);
+
+		width = n > width ? n : width;
+	}
+	return width;
+}
+
+/* The kernel's table with a Function column other than its 30 (--width). */
+static void print_kernel_width(const struct lp_kernel_key *rows, size_t nr,
+			       int all, size_t width)
+{
+	char *buf;
+	size_t i;
+
+	width = width < 8 ? 8 : width;  /* "Function" itself */
+	buf = lp_xmalloc(2 * width + LP_KERNEL_ROW_MAX + 160);
+	lp_kernel_header_width(buf, width, all);
+	fputs(buf, stdout);
+	for (i = 0; i < nr; i++)
+		fwrite(buf, 1, lp_kernel_row_width(buf, rows[i].site, width),
+		       stdout);
+	free(buf);
+}
+
+static void print_kernel(const struct lp_kernel_key *rows, size_t nr,
+			 int all, unsigned long long width)
+{
+	if (width != LP_KERNEL_FUNC_WIDTH) {
+		print_kernel_width(rows, nr, all, (size_t)width);
+		return;
+	}
 	fputs(all ? LP_KERNEL_ALL_HEADER : LP_KERNEL_HEADER, stdout);
 	if (nr >= PARALLEL_ROWS)
 		print_parallel(rows, nr);
@@ -548,6 +587,11 @@ static int parse_options(int argc, const char **argv,
 		} else if ((v = opt(argc, argv, &i, "--top"))) {
 			o->top = lp_parse_count("--top", v, report_usage);
 			o->have_top = 1;
+		} else if ((v = opt(argc, argv, &i, "--width"))) {
+			o->width = lp_parse_count("--width", v, report_usage);
+			if (o->width > 4096)
+				lp_usage_error(report_usage, "--width %s: "
+					       "at most 4096", v);
 		} else if ((v = opt(argc, argv, &i, "--src"))) {
 			o->src = v;
 		} else if ((v = opt(argc, argv, &i, "--link")) != NULL) {
@@ -685,8 +729,9 @@ static size_t top(const struct report_opts *o, size_t nr)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report_opts o = { FMT_KERNEL, LP_GROUP_SITE, 0, 0, 0, NULL,
-				 NULL, LP_HTML_ROWS, LP_FILTER_INIT };
+	struct report_opts o = { FMT_KERNEL, LP_GROUP_SITE, 0, 0, 0,
+				 LP_KERNEL_FUNC_WIDTH, NULL, NULL, LP_HTML_ROWS,
+				 LP_FILTER_INIT };
 	struct lp_profile all = LP_PROFILE_INIT, folded = LP_PROFILE_INIT;
 	const struct lp_profile *view = &all;
 	struct lp_kernel_key *rows;
@@ -743,19 +788,21 @@ int cmd_report(int argc, const char **argv)
 	lp_big_hint(rows, view->nr * sizeof(*rows));
 	nr = make_keys(rows, view->sites, view->nr, o.min_hits, end);
 	lp_kernel_sort_bucketed(rows, nr, end, LP_KERNEL_SORT_PAR_MIN);
+	if (o.format == FMT_KERNEL && !o.width)
+		o.width = longest_func(rows, nr);
 	if (o.format == FMT_KERNEL && !all_branches(&all) &&
 	    (head = annotated_first(rows, nr)) < nr) {
 		size_t tail = nr - head;
 
-		print_kernel(rows, top(&o, head), 0);
+		print_kernel(rows, top(&o, head), 0, o.width);
 		fputs("\n", stdout);
-		print_kernel(rows + head, top(&o, tail), 1);
+		print_kernel(rows + head, top(&o, tail), 1, o.width);
 		goto out;
 	}
 	nr = top(&o, nr);
 	switch (o.format) {
 	case FMT_KERNEL:
-		print_kernel(rows, nr, all_branches(&all));
+		print_kernel(rows, nr, all_branches(&all), o.width);
 		break;
 	case FMT_CSV:
 		print_csv(rows, nr);

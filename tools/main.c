@@ -49,8 +49,8 @@ static const struct cmd commands[] = {
 	{ "overlap", cmd_overlap, "how alike two profiles are",
 	  "-n --top --min-hits" },
 	{ "report", cmd_report, "print the kernel's branch_annotated table",
-	  "--format --group --min-hits --top --src --link --rows -o --output "
-	  "--file --function" },
+	  "--format --group --min-hits --top --width --src --link --rows -o "
+	  "--output --file --function" },
 	{ "run", cmd_run, "run a program and collect its merged profile",
 	  NULL },
 };

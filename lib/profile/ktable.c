@@ -445,12 +445,18 @@ static size_t put_right(char *p, uint64_t v, size_t width)
 /* printf's "%-W.Ws": cut at @width (at most 32) bytes, padded to it. */
 static size_t put_left(char *p, const char *s, size_t width)
 {
-	memset(p, ' ', 32);
+	memset(p, ' ', width < 32 ? 32 : width);
 	memcpy(p, s, strnlen(s, width));
 	return width;
 }
 
 size_t lp_kernel_row(char *buf, const struct lp_prof_site *s)
+{
+	return lp_kernel_row_width(buf, s, LP_KERNEL_FUNC_WIDTH);
+}
+
+size_t lp_kernel_row_width(char *buf, const struct lp_prof_site *s,
+			   size_t func_width)
 {
 	char *p = buf;
 	long percent = lp_kernel_percent(s->correct, s->incorrect);
@@ -476,7 +482,7 @@ size_t lp_kernel_row(char *buf, const struct lp_prof_site *s)
 		p += put_right(p, (uint64_t)percent, 3);
 	}
 	*p++ = ' ';
-	p += put_left(p, s->func, 30);
+	p += put_left(p, s->func, func_width);
 	*p++ = ' ';
 	p += put_left(p, lp_path_base(s->file), 20);
 	*p++ = ' ';
@@ -489,6 +495,22 @@ size_t lp_kernel_row(char *buf, const struct lp_prof_site *s)
 	*p++ = '\n';
 	*p = '\0';
 	return (size_t)(p - buf);
+}
+
+void lp_kernel_header_width(char *buf, size_t func_width, int all)
+{
+	/*
+	 * "Function" sits 7 columns into its field of 31 (the name and a
+	 * space), as the kernel's; a narrower field has less before it.
+	 */
+	size_t field = (func_width < 8 ? 8 : func_width) + 1;
+	int lead = field - 8 < 7 ? (int)(field - 8) : 7;
+	int rest = (int)(field - 8) - lead;
+
+	sprintf(buf, "%s%*sFunction%*s  File              Line\n"
+		" ------- ---------  - %*s--------%*s  ----              "
+		"----\n", all ? "   miss      hit    % " : " correct incorrect  % ",
+		lead, "", rest, "", lead, "", rest, "");
 }
 
 /*-************************************

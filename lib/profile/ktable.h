@@ -34,6 +34,8 @@
 
 /* A row never needs more room than this, newline and NUL included. */
 #define LP_KERNEL_ROW_MAX 160
+/* The kernel's cut of a function name: "%-30.30s". */
+#define LP_KERNEL_FUNC_WIDTH 30
 
 /*! lp_kernel_percent() :
  *  The kernel's percent incorrect: incorrect * 100 / (correct + incorrect)
@@ -113,5 +115,20 @@ int lp_kernel_cmp(const struct lp_prof_site *a, const struct lp_prof_site *b);
  *  @return : the row's length.
  */
 size_t lp_kernel_row(char *buf, const struct lp_prof_site *s);
+
+/*! lp_kernel_row_width() :
+ *  The same row with the function's field @func_width wide (cut there,
+ *  or padded to it).
+ *  @buf : room for LP_KERNEL_ROW_MAX + @func_width bytes.
+ */
+size_t lp_kernel_row_width(char *buf, const struct lp_prof_site *s,
+			   size_t func_width);
+
+/*! lp_kernel_header_width() :
+ *  The two header lines for rows of lp_kernel_row_width(): with @func_width
+ *  30 they are LP_KERNEL_HEADER (LP_KERNEL_ALL_HEADER when @all).
+ *  @buf : room for 2 * (@func_width + 80) bytes.
+ */
+void lp_kernel_header_width(char *buf, size_t func_width, int all);
 
 #endif /* LP_KTABLE_H */

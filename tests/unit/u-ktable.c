@@ -253,6 +253,37 @@ static void test_ktable__row_format(void)
 		     "  2147483647\n");
 }
 
+/* --width: the Function field another width; at 30 the kernel's own. */
+static void test_ktable__row_width(void)
+{
+	struct lp_prof_site s;
+	char row[LP_KERNEL_ROW_MAX + 64], head[2 * (64 + 80)];
+
+	memset(&s, 0, sizeof(s));
+	s.file = "x.c";
+	s.func = "a_function_name_that_is_longer_than_thirty_bytes";
+	s.unit = s.cond = "";
+	s.correct = 3;
+	s.line = 7;
+	LP_CHECK_INT(lp_kernel_row_width(row, &s, 48), 22 + 48 + 24);
+	LP_CHECK_STR(row, "       3        0   0 a_function_name_that_is_long"
+		     "er_than_thirty_bytes x.c                  7\n");
+	lp_kernel_row_width(row, &s, 10);
+	LP_CHECK_STR(row, "       3        0   0 a_function x.c          "
+		     "        7\n");
+	lp_kernel_header_width(head, 30, 0);
+	LP_CHECK_STR(head, LP_KERNEL_HEADER);
+	lp_kernel_header_width(head, 30, 1);
+	LP_CHECK_STR(head, LP_KERNEL_ALL_HEADER);
+	/* "Function" keeps its place over the names as the field grows */
+	lp_kernel_header_width(head, 48, 0);
+	LP_CHECK(strstr(head, "  %        Function" "                  "
+			"                  File") != NULL);
+	lp_kernel_header_width(head, 10, 0);
+	LP_CHECK(strstr(head, "  %    Function  File ") != NULL);
+	LP_CHECK(strstr(head, "  -    --------  ---- ") != NULL);
+}
+
 static void test_ktable__percent(void)
 {
 	LP_CHECK_INT(lp_kernel_percent(0, 0), -1);
@@ -450,6 +481,7 @@ int main(void)
 	LP_TEST(test_seeds__layout_and_order);
 	LP_TEST(test_ktable__constant_form);
 	LP_TEST(test_ktable__row_format);
+	LP_TEST(test_ktable__row_width);
 	LP_TEST(test_ktable__percent);
 	LP_TEST(test_ktable__order);
 	LP_TEST(test_ktable__sort_threads);
