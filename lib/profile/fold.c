@@ -174,6 +174,21 @@ static uint64_t fold_hash(const struct lp_prof_site *s, enum lp_group group)
 	return lp_hash_finish(h);
 }
 
+/*
+ * Row @from counted into @to, which stands for both: its first line, and
+ * no one expected value where the two disagree.
+ */
+static void add_row(struct lp_prof_site *to, const struct lp_prof_site *from)
+{
+	to->correct = lp_sat_add(to->correct, from->correct);
+	to->incorrect = lp_sat_add(to->incorrect, from->incorrect);
+	to->constant = lp_sat_add(to->constant, from->constant);
+	if (from->line < to->line)
+		to->line = from->line;
+	if (from->expect != to->expect)
+		to->expect = LP_EXPECT_UNKNOWN;
+}
+
 static int fold_rows(struct lp_profile *out, const struct lp_profile *in,
 		     enum lp_group group)
 {
@@ -215,13 +230,7 @@ static int fold_rows(struct lp_profile *out, const struct lp_profile *in,
 		}
 		free(canon);
 		d = &out->sites[slot->id - 1];
-		d->correct = lp_sat_add(d->correct, s->correct);
-		d->incorrect = lp_sat_add(d->incorrect, s->incorrect);
-		d->constant = lp_sat_add(d->constant, s->constant);
-		if (s->line < d->line)
-			d->line = s->line;
-		if (s->expect != d->expect)
-			d->expect = LP_EXPECT_UNKNOWN;
+		add_row(d, s);
 	}
 	err = 0;
 out:
@@ -260,13 +269,7 @@ static int fold_spellings(struct lp_profile *p, enum lp_group group)
 		if (into[k] == k)
 			continue;
 		to = &p->sites[into[k]];
-		to->correct = lp_sat_add(to->correct, from->correct);
-		to->incorrect = lp_sat_add(to->incorrect, from->incorrect);
-		to->constant = lp_sat_add(to->constant, from->constant);
-		if (from->line < to->line)
-			to->line = from->line;
-		if (from->expect != to->expect)
-			to->expect = LP_EXPECT_UNKNOWN;
+		add_row(to, from);
 	}
 	/* the strings live in p's pool: dropping a row frees nothing */
 	for (k = 0; k < p->nr; k++)

@@ -96,13 +96,9 @@ static void put2(char *buf, size_t *len, char sep, unsigned v)
 int lp__put_ulong(char *buf, size_t cap, size_t *len, unsigned long v)
 {
 	char digits[24];
-	size_t i = sizeof(digits);
 
-	do {
-		digits[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return lp__put(buf, cap, len, digits + i, sizeof(digits) - i);
+	return lp__put(buf, cap, len, digits,
+		       (size_t)(lp_put_u64(digits, v) - digits));
 }
 
 /* Expands %p, %h, %e and %%; other % sequences stay as they are. */

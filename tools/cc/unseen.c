@@ -20,6 +20,7 @@
 #include "cc/unseen.h"
 #include "fix/lexer.h"
 #include "usage.h"
+#include "write-file.h"
 
 /* Larger sources (generated tables) are not worth the read. */
 #define UNSEEN_MAX_BYTES (64u << 20)
@@ -28,24 +29,14 @@ static char *read_source(const char *path, size_t *len)
 {
 	struct stat st;
 	char *buf = NULL;
-	size_t got = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (unsigned long long)st.st_size > UNSEEN_MAX_BYTES)
-		goto out;
-	buf = lp_xmalloc((size_t)st.st_size + 1);
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	*len = got;
-out:
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (unsigned long long)st.st_size <= UNSEEN_MAX_BYTES &&
+	    lp_read_all(fd, &buf, len) < 0)
+		buf = NULL;
 	close(fd);
 	return buf;
 }
