@@ -7,7 +7,6 @@
  * kept: a temporary file beside FILE, renamed over it at the end.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,7 @@ void lp_output_to(const char *path)
 {
 	struct stat st;
 	char *real = NULL;
-	int fd;
+	int fd, special;
 
 	if (!strcmp(path, "-") || out_path)
 		return;
@@ -40,19 +39,17 @@ void lp_output_to(const char *path)
 	    (real = lp_link_target(path)))
 		path = real;
 	fflush(stdout);
-	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		/* a FIFO or a device: written as it is, never replaced */
-		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	} else {
-		out_tmp = lp_xstrfmt("%s.tmp.XXXXXX", path);
-		fd = mkstemp(out_tmp);
-		if (fd >= 0) {
-			mode_t mask = umask(0);
-
-			umask(mask);
-			fchmod(fd, 0666 & ~mask);
+	fd = -1;
+	special = !stat(path, &st) && !S_ISREG(st.st_mode) &&
+		  !S_ISDIR(st.st_mode);
+	/* a FIFO or a device: written as it is, never replaced */
+	if (special)
+		fd = lp_open_special(path, &st);
+	/* else, or swapped for a regular file since: replaced whole */
+	if (!special || (fd < 0 && errno == EEXIST)) {
+		fd = lp_tmp_beside(path, &out_tmp);
+		if (fd >= 0)
 			atexit(remove_tmp);
-		}
 	}
 	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		lp_die("cannot write '%s': %s", path, strerror(errno));

@@ -14,12 +14,28 @@
 #include "write-file.h"
 
 /* mkstemp makes the file 0600; a profile is as public as its folder. */
-static int chmod_default(const char *path)
+int lp_tmp_beside(const char *path, char **tmp)
 {
 	mode_t mask = umask(0);
+	int fd;
 
 	umask(mask);
-	return chmod(path, 0666 & ~mask);
+	*tmp = lp_xstrfmt("%s.tmp.XXXXXX", path);
+	fd = mkstemp(*tmp);
+	/* mkstemp's 0600 would make a private file of a public one */
+	if (fd >= 0 && fchmod(fd, 0666 & ~mask) < 0) {
+		int e = errno;
+
+		close(fd);
+		unlink(*tmp);
+		errno = e;
+		fd = -1;
+	}
+	if (fd < 0) {
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return fd;
 }
 
 /* Copies what @from holds, from its start, to @to; 0 or -1 (errno). */
@@ -66,27 +82,30 @@ static int write_stream(const char *path, FILE *f, lp_write_fn fn, void *ctx,
 	return err ? -1 : 0;
 }
 
-/*
- * Opens the FIFO or device @path that stat() saw as @was, for writing.
- * Nothing is truncated: if the name now leads to a regular file (swapped
- * since the stat), that file is left to the atomic replace below.
- * @return : the stream; or NULL with errno EEXIST for a regular file now,
- *           or another errno.
- */
-static FILE *open_special(const char *path, const struct stat *was)
+int lp_open_special(const char *path, const struct stat *was)
 {
 	struct stat now;
-	FILE *f;
 	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 
 	if (fd < 0)
-		return NULL;
+		return -1;
 	if (fstat(fd, &now) < 0 || S_ISREG(now.st_mode) ||
 	    now.st_ino != was->st_ino || now.st_dev != was->st_dev) {
 		close(fd);
 		errno = EEXIST;
-		return NULL;
+		return -1;
 	}
+	return fd;
+}
+
+/* lp_open_special() as a stream. */
+static FILE *open_special(const char *path, const struct stat *was)
+{
+	FILE *f;
+	int fd = lp_open_special(path, was);
+
+	if (fd < 0)
+		return NULL;
 	f = fdopen(fd, "w");
 	if (!f)
 		close(fd);
@@ -101,14 +120,11 @@ static FILE *open_special(const char *path, const struct stat *was)
 static int replace_file(const char *path, const char *shown, lp_write_fn fn,
 			void *ctx)
 {
-	size_t n = strlen(path);
-	char *tmp = lp_xmalloc(n + 16);
+	char *tmp;
 	FILE *f;
 	int fd, err, e;
 
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp.XXXXXX", 12);
-	fd = mkstemp(tmp);
+	fd = lp_tmp_beside(path, &tmp);
 	f = fd < 0 ? NULL : fdopen(fd, "w+");
 	if (!f) {
 		e = errno;
@@ -124,10 +140,6 @@ static int replace_file(const char *path, const char *shown, lp_write_fn fn,
 	if (fclose(f) && !err) {
 		err = -1;
 		e = errno;
-	}
-	if (!err && chmod_default(tmp) < 0) {
-		e = errno;
-		err = -1;
 	}
 	if (!err && rename(tmp, path) < 0) {
 		e = errno;

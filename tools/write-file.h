@@ -34,6 +34,23 @@ int lp_write_file_with(const char *path, lp_write_fn fn, void *ctx,
  */
 char *lp_link_target(const char *path);
 
+/*
+ * Opens the FIFO or device @path that stat() saw as @was, for writing.
+ * Nothing is truncated: if the name now leads to a regular file (swapped
+ * since the stat), that file is left to the atomic replace.
+ * @return : the descriptor; or -1 with errno EEXIST for a regular file
+ *           now, or another errno.
+ */
+struct stat;
+int lp_open_special(const char *path, const struct stat *was);
+
+/*
+ * Creates "@path.tmp.XXXXXX" beside @path, with the mode a new file gets
+ * (0666 less the umask), into *@tmp (the caller frees it).
+ * @return : its descriptor, or -1 (errno set, *@tmp NULL).
+ */
+int lp_tmp_beside(const char *path, char **tmp);
+
 /* Writes all @len bytes of @buf to @fd: 0, or -1 (errno set). */
 int lp_write_all(int fd, const char *buf, size_t len);
 
