@@ -26,6 +26,7 @@
 #include "policy.h"
 #include "profile.h"
 #include "progress.h"
+#include "spawn.h"
 #include "usage.h"
 #include "write-file.h"
 
@@ -98,36 +99,37 @@ static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
  * (/proc/self/exe), which the profile names.  NULL with errno set when
  * there is none.  The caller frees it.
  */
+/* A regular file that may run; *@ctx becomes EACCES for one that may not. */
+static int runnable(const char *cand, void *ctx)
+{
+	struct stat st;
+
+	if (stat(cand, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (!access(cand, X_OK))
+		return 1;
+	*(int *)ctx = EACCES;
+	return 0;
+}
+
 static char *resolve_program(const char *name)
 {
-	const char *path = getenv("PATH"), *p, *end;
+	const char *path = getenv("PATH");
 	int err = ENOENT;
+	char *cand, *real;
 
 	if (strchr(name, '/'))
 		return realpath(name, NULL);
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; p = end + 1) {
-		struct stat st;
-		char *cand, *real;
-
-		end = strchrnul(p, ':');
-		cand = end > p ? lp_xstrfmt("%.*s/%s", (int)(end - p), p, name)
-			       : lp_xstrfmt("./%s", name);
-		if (!stat(cand, &st) && S_ISREG(st.st_mode)) {
-			if (!access(cand, X_OK)) {
-				real = realpath(cand, NULL);
-				free(cand);
-				return real;
-			}
-			err = EACCES;
-		}
-		free(cand);
-		if (!*end)
-			break;
+	cand = lp_path_search(path, name, runnable, &err);
+	if (!cand) {
+		errno = err;
+		return NULL;
 	}
-	errno = err;
-	return NULL;
+	real = realpath(cand, NULL);
+	free(cand);
+	return real;
 }
 
 /*

@@ -59,37 +59,59 @@ int lp_is_self(const char *path)
  * has): the caller frees the result, @name itself when nothing else is
  * found.
  */
+char *lp_path_search(const char *path, const char *name,
+		     int (*accept)(const char *cand, void *ctx), void *ctx)
+{
+	const char *p, *end;
+
+	for (p = path; ; p = end + 1) {
+		char *cand;
+
+		end = strchrnul(p, ':');
+		cand = lp_xstrfmt("%.*s/%s", end == p ? 1 : (int)(end - p),
+				  end == p ? "." : p, name);
+		if (accept(cand, ctx))
+			return cand;
+		free(cand);
+		if (!*end)
+			return NULL;
+	}
+}
+
+int lp_path_executable(const char *cand, void *ctx)
+{
+	(void)ctx;
+	return access(cand, X_OK) == 0;
+}
+
+/* An executable; *@ctx counts those that are likelyprof itself, passed. */
+static int executable_not_self(const char *cand, void *ctx)
+{
+	int *skipped = ctx;
+
+	if (!lp_path_executable(cand, NULL))
+		return 0;
+	if (!lp_is_self(cand))
+		return 1;
+	++*skipped;
+	return 0;
+}
+
 char *lp_find_program(const char *name)
 {
 	const char *path = getenv("PATH");
-	const char *p, *end;
 	int skipped = 0;
+	char *found;
 
-	if (strchr(name, '/') || !path)
+	if (strchr(name, '/') || !path || !*path)
 		return lp_xstrdup(name);
-	for (p = path; *p; p = *end ? end + 1 : end) {
-		char *cand;
-
-		end = strchr(p, ':');
-		if (!end)
-			end = p + strlen(p);
-		cand = lp_xstrfmt("%.*s/%s", end == p ? 1 : (int)(end - p),
-				  end == p ? "." : p, name);
-		if (access(cand, X_OK) == 0) {
-			if (!lp_is_self(cand)) {
-				if (skipped)
-					return cand;
-				/* what execvp finds: keep the name as given */
-				free(cand);
-				break;
-			}
-			skipped = 1;
-		}
-		free(cand);
-		if (!*end)
-			break;
+	found = lp_path_search(path, name, executable_not_self, &skipped);
+	/* what execvp finds first: keep the name as given */
+	if (found && !skipped) {
+		free(found);
+		found = NULL;
 	}
-	return lp_xstrdup(name);
+	return found ? found : lp_xstrdup(name);
 }
 
 /* Waits for @pid; its exit status, 128 + signal, or -1 with a message. */

@@ -22,6 +22,16 @@ char *lp_self_path(void);
 /* True when @path is this very executable, by any name or link. */
 int lp_is_self(const char *path);
 /*
+ * The first "DIR/@name" of the folders of @path (a PATH list) that
+ * @accept takes, in order, an empty entry (leading, trailing or between
+ * two colons) being the current folder as for execvp(); the caller frees
+ * it.  NULL when none is taken.
+ */
+char *lp_path_search(const char *path, const char *name,
+		     int (*accept)(const char *cand, void *ctx), void *ctx);
+/* lp_path_search()'s @accept for any file that may run (@ctx unused). */
+int lp_path_executable(const char *cand, void *ctx);
+/*
  * @name as execvp would find it, skipping any PATH entry that is this
  * executable; the caller frees it.
  */

@@ -32,20 +32,10 @@ static int names_likelyprof(const char *word)
 	if (!found) {
 		/* only a PATH lookup that lands on us counts */
 		const char *path = getenv("PATH");
-		const char *p, *end;
 
-		for (p = path ? path : ""; *p; p = *end ? end + 1 : end) {
-			end = strchr(p, ':');
-			if (!end)
-				end = p + strlen(p);
-			found = lp_xstrfmt("%.*s/%s", (int)(end - p), p, word);
-			if (access(found, X_OK) == 0)
-				break;
-			free(found);
-			found = NULL;
-			if (!*end)
-				break;
-		}
+		if (path && *path)
+			found = lp_path_search(path, word, lp_path_executable,
+					       NULL);
 	}
 	self = found && lp_is_self(found);
 	free(found);

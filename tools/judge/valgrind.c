@@ -10,32 +10,26 @@
 #include <unistd.h>
 
 #include "judge/judge.h"
+#include "spawn.h"
 #include "usage.h"
 
 /* Is @name an executable on PATH (or a path that is one)? */
 int lp_judge_on_path(const char *name)
 {
-	const char *path = getenv("PATH"), *p, *colon;
+	const char *path = getenv("PATH");
+	char *found;
+	int ok;
 
 	if (strchr(name, '/'))
 		return access(name, X_OK) == 0;
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = colon + 1) {
-		char *full;
-		int ok;
-
-		colon = strchr(p, ':');
-		if (!colon)
-			colon = p + strlen(p);
-		full = lp_xstrfmt("%.*s/%s", (int)(colon - p),
-				  colon == p ? "." : p, name);
-		ok = access(full, X_OK) == 0;
-		free(full);
-		if (ok)
-			return 1;
-		if (!*colon)
-			break;
-	}
-	return 0;
+	if (!path)
+		path = "/usr/bin:/bin";
+	if (!*path)
+		return 0;
+	found = lp_path_search(path, name, lp_path_executable, NULL);
+	ok = found != NULL;
+	free(found);
+	return ok;
 }
 
 int lp_judge_capture(const char *const *argv, int quiet, char **out,
