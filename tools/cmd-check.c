@@ -448,6 +448,7 @@ struct check_run {
 	size_t nstale;                  /* changed in the tree since */
 	const char *last_change;        /* the commit that changed one */
 	struct lp_suggestions sug;
+	char *workload;                 /* lp_workload_text(), or NULL */
 };
 
 /*
@@ -477,6 +478,7 @@ static void collect_entries(struct check_run *r, int all)
 			continue;
 		e->s = s;
 		e->pl = pl;
+		e->workload = r->workload;
 		if (pl && pl->placed) {
 			e->path = lp_tree_path(r->tree, pl->call_file);
 			e->line = pl->line;
@@ -521,6 +523,25 @@ static void print_sarif(const struct check_run *r)
 	printf("%s    ]\n  }]\n}\n", r->n + r->sug.nr ? "\n" : "");
 }
 
+/* The labels the verdicts rest on (run --label), where there are any. */
+static void print_json_workloads(const struct check_run *r)
+{
+	const char **labels;
+	long n = lp_profiles_labels(r->in.profs, r->in.n, &labels), i;
+
+	if (n < 0)
+		lp_die("out of memory");
+	if (n) {
+		printf("  \"workloads\": [");
+		for (i = 0; i < n; i++) {
+			printf(i ? ", " : "");
+			lp_json_str(labels[i]);
+		}
+		printf("],\n");
+	}
+	free(labels);
+}
+
 static void print_json_all(const struct check_run *r)
 {
 	const size_t *count = r->count;
@@ -537,6 +558,7 @@ static void print_json_all(const struct check_run *r)
 			print_suggestion_json(&r->sug.v[i], !i);
 		printf("%s  ],\n", r->sug.nr ? "\n" : "");
 	}
+	print_json_workloads(r);
 	printf("  \"summary\": {\"sites\": %zu, \"remove\": "
 	       "%zu, \"flip\": %zu, \"fine\": %zu, \"few\": %zu, "
 	       "\"constant\": %zu, \"never\": %zu",
@@ -601,6 +623,7 @@ static void check_run_release(struct check_run *r)
 	free(r->places);
 	lp_tree_free(r->tree);
 	lp_inputs_release(&r->in);
+	free(r->workload);
 }
 
 int cmd_check(int argc, const char **argv)
@@ -625,6 +648,7 @@ int cmd_check(int argc, const char **argv)
 	if (lp_inputs_read(&r.in, &o.pol, o.files, o.nfiles))
 		goto out;
 	lp_filter_judged(&r.in.sites, &o.filt);
+	r.workload = lp_workload_text(r.in.profs, r.in.n);
 	if (o.src)
 		lp_progress(0, "placing %zu site%s in '%s'", r.in.sites.nr,
 			    lp_plural(r.in.sites.nr), o.src);
@@ -638,7 +662,8 @@ int cmd_check(int argc, const char **argv)
 	collect_entries(&r, o.all || o.filt.verdicts);
 	if (o.html) {
 		struct lp_html_opts h = { "likelyprof check", o.link, o.rows,
-					  0, &o.pol, o.files, o.nfiles };
+					  0, &o.pol, o.files, o.nfiles,
+					  r.workload };
 
 		lp_html_write(stdout, &r.in.sites, r.places, r.tree, &h);
 	} else if (o.sarif) {

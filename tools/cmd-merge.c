@@ -43,6 +43,8 @@ static const char merge_usage[] =
 	"   --allow-different-builds\n"
 	"                         merge profiles of different builds of one\n"
 	"                         program (refused otherwise), sites by key\n"
+	"   --label NAME          name the workload (replaces the inputs'\n"
+	"                         labels; without it, each is kept once)\n"
 	"   --progress            say what it is doing on stderr even when\n"
 	"                         that is no terminal\n";
 
@@ -172,6 +174,7 @@ struct opts {
 	const char *out;
 	int normalize;
 	unsigned flags;         /* LP_MERGE_* */
+	const char *label;      /* --label */
 };
 
 static void parse_args(int argc, const char **argv, struct opts *o,
@@ -212,6 +215,9 @@ static void parse_args(int argc, const char **argv, struct opts *o,
 			o->normalize = 1;
 		} else if (!strcmp(arg, "--allow-different-builds")) {
 			o->flags |= LP_MERGE_ANY_BUILD;
+		} else if ((v = lp_option_value(argc, argv, &i, "--label",
+						merge_usage))) {
+			o->label = lp_label_option(v, merge_usage);
 		} else if (lp_progress_option(arg)) {
 		} else {
 			lp_usage_error(merge_usage, "unknown option '%s'",
@@ -282,7 +288,7 @@ static struct lp_profile **read_unrepeatable(struct inputs *in)
 int cmd_merge(int argc, const char **argv)
 {
 	struct inputs in = { NULL, 0, 0, 0 };
-	struct opts o = { NULL, 0, 0 };
+	struct opts o = { NULL, 0, 0, NULL };
 	struct lp_profile **mem;
 	size_t i;
 	int err;
@@ -301,7 +307,7 @@ int cmd_merge(int argc, const char **argv)
 	mem = read_unrepeatable(&in);
 	if (o.normalize)
 		normalize(in.v, in.nr);
-	err = lp_merge_files(in.v, in.nr, o.out, o.flags);
+	err = lp_merge_files(in.v, in.nr, o.out, o.flags, o.label);
 	for (i = 0; i < in.nr; i++) {
 		free((char *)in.v[i].path);
 		lp_profile_release(mem[i]);

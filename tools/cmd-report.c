@@ -615,10 +615,11 @@ static int print_html(const struct report_opts *o, const char **files,
 {
 	struct lp_policy pol = LP_POLICY_INIT;
 	struct lp_html_opts h = { "likelyprof report", o->link, o->rows,
-				  o->min_hits, &pol, files, n };
+				  o->min_hits, &pol, files, n, NULL };
 	struct lp_inputs in;
 	struct lp_tree *tree = NULL;
 	struct lp_place *places = NULL;
+	char *workload = NULL;
 	int ret = LP_EXIT_ERROR;
 
 	if (o->have_top && o->top < h.rows)
@@ -628,11 +629,13 @@ static int print_html(const struct report_opts *o, const char **files,
 	lp_filter_judged(&in.sites, &o->filt);
 	if (o->src && lp_place_sites(o->src, &in.sites, &tree, &places))
 		goto out;
+	h.workload = workload = lp_workload_text(in.profs, in.n);
 	lp_html_write(stdout, &in.sites, places, tree, &h);
 	ret = LP_EXIT_OK;
 	if (places)
 		lp_place_release(places, in.sites.nr);
 out:
+	free(workload);
 	free(places);
 	lp_tree_free(tree);
 	lp_inputs_release(&in);

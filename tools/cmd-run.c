@@ -43,6 +43,8 @@ static const char usage_run[] =
 	"   --allow-different-builds\n"
 	"                    merge processes of different builds of one\n"
 	"                    program (refused otherwise), sites by key\n"
+	"   --label NAME     name the workload in the profile; check says\n"
+	"                    which workload a verdict rests on\n"
 	"   --progress       say how the gathering goes on stderr even when\n"
 	"                    that is no terminal\n";
 
@@ -382,21 +384,30 @@ static void explain_missing(const char *prog, const char *path,
 			   g->started, g->started == 1 ? "" : "es");
 }
 
+struct run_opts {
+	const char *out;
+	double wait_secs;
+	unsigned flags;         /* LP_MERGE_* */
+	const char *label;      /* --label */
+	int prog;               /* argv index of the program */
+};
+
 /*
  * Merges what was gathered as `merge` does (meta, builds, votes, the
- * count of processes; two builds of one path refused unless @flags say
- * otherwise), names the program by the path that ran, and writes @out.
+ * count of processes; two builds of one path refused unless @o's flags
+ * say otherwise; @o's label), names the program by the path that ran,
+ * and writes @out.
  * @return : 0, or -1 (said).
  */
 static int write_run_profile(struct gathered *g, const char *out,
-			     const char *path, unsigned flags,
+			     const char *path, const struct run_opts *o,
 			     struct lp_profile *merged)
 {
 	char *tmp = lp_xstrfmt("%s/merged.out", tmpdir);
 	struct lp_diag diag;
 	int err;
 
-	err = lp_merge_files(g->in, g->nr, tmp, flags);
+	err = lp_merge_files(g->in, g->nr, tmp, o->flags, o->label);
 	if (!err && lp_profile_read_file(merged, tmp, &diag) < 0)
 		err = lp_error("%s", diag.msg);
 	free(tmp);
@@ -432,12 +443,6 @@ static void reserve_static_tls(void)
 	free(val);
 }
 
-struct run_opts {
-	const char *out;
-	double wait_secs;
-	unsigned flags;         /* LP_MERGE_* */
-	int prog;               /* argv index of the program */
-};
 
 static void parse_run_args(int argc, const char **argv, struct run_opts *o)
 {
@@ -459,6 +464,9 @@ static void parse_run_args(int argc, const char **argv, struct run_opts *o)
 		} else if (lp_progress_option(argv[i])) {
 		} else if (!strcmp(argv[i], "--allow-different-builds")) {
 			o->flags |= LP_MERGE_ANY_BUILD;
+		} else if ((v = lp_option_value(argc, argv, &i, "--label",
+						usage_run))) {
+			o->label = lp_label_option(v, usage_run);
 		} else if ((v = lp_option_value(argc, argv, &i, "--wait",
 						usage_run))) {
 			o->wait_secs = (double)lp_parse_count("--wait", v,
@@ -507,7 +515,7 @@ static int finish(struct gathered *g, const struct run_opts *o,
 	struct lp_profile merged;
 
 	lp_profile_init(&merged);
-	if (write_run_profile(g, o->out, path, o->flags, &merged) < 0) {
+	if (write_run_profile(g, o->out, path, o, &merged) < 0) {
 		/* what was gathered is not thrown away with the folder */
 		lp_warning("the %zu profile%s gathered stay in '%s'", g->nr,
 			   lp_plural(g->nr), tmpdir);
@@ -528,7 +536,7 @@ static int finish(struct gathered *g, const struct run_opts *o,
 
 int cmd_run(int argc, const char **argv)
 {
-	struct run_opts o = { NULL, 10, 0, 0 };
+	struct run_opts o = { NULL, 10, 0, NULL, 0 };
 	struct gathered g = { NULL, 0, 0, 0, 0 };
 	struct sigaction old[N_STOP];
 	const char *prog, *base;

@@ -31,6 +31,7 @@ struct job {
 	struct lp_merge_input *in;
 	size_t n;
 	unsigned flags;
+	const char *label;      /* replaces the inputs' labels, or NULL */
 };
 
 void lp_merge_print_diag(const struct lp_diag *diag, int err)
@@ -54,7 +55,8 @@ static int merge_job(FILE *f, void *ctx)
 	if (bufsize > ((size_t)1 << 20))
 		bufsize = (size_t)1 << 20;
 	while ((err = lp_merge_write(f, job->in, job->n, NULL, bufsize,
-				     job->flags, &diag)) == LP_MERGE_AGAIN) {
+				     job->flags, job->label, &diag)) ==
+	       LP_MERGE_AGAIN) {
 		if (fflush(f) || fseeko(f, 0, SEEK_SET) ||
 		    ftruncate(fileno(f), 0))
 			return -1;
@@ -104,7 +106,7 @@ static struct lp_merge_input *merge_groups(struct lp_merge_input *in,
 	struct lp_merge_input *t = lp_xcalloc(groups, sizeof(*t));
 
 	for (g = 0; g < groups; g++) {
-		struct job job = { in + g * FANIN, FANIN, flags };
+		struct job job = { in + g * FANIN, FANIN, flags, NULL };
 		char *path = lp_xstrfmt("%s/.likelyprof-merge.XXXXXX", dir);
 		int fd = mkstemp(path);
 		FILE *f = fd < 0 ? NULL : fdopen(fd, "w+");
@@ -153,9 +155,9 @@ static int inputs_big(const struct lp_merge_input *in, size_t n)
 }
 
 int lp_merge_files(struct lp_merge_input *in, size_t n, const char *out,
-		   unsigned flags)
+		   unsigned flags, const char *label)
 {
-	struct job job = { in, n, flags };
+	struct job job = { in, n, flags, label };
 	struct lp_merge_input *temps = NULL;
 	char *dir = temp_folder(out);
 	int err;

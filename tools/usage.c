@@ -209,3 +209,18 @@ const char *lp_option_value(int argc, const char **argv, int *i,
 		lp_usage_error(usage, "option '%s' needs a value", name);
 	return argv[++*i];
 }
+
+const char *lp_label_option(const char *s, const char *usage)
+{
+	const unsigned char *c;
+
+	if (!*s)
+		lp_usage_error(usage, "--label needs a name");
+	if (strlen(s) > 200)
+		lp_usage_error(usage, "--label: a name of at most 200 bytes");
+	for (c = (const unsigned char *)s; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			lp_usage_error(usage, "--label: no control character "
+				       "(tab, newline) in a name");
+	return s;
+}

@@ -48,6 +48,14 @@ char *lp_xstrdup(const char *s);
 LP_PRINTF(1, 2) char *lp_xstrfmt(const char *fmt, ...);
 
 /*
+ * Checks a --label value, a workload's name kept in a profile's meta:
+ * dies with a usage error when it is empty, longer than 200 bytes or
+ * holds a control character (a tab or newline would break the record).
+ * @return : @s.
+ */
+const char *lp_label_option(const char *s, const char *usage);
+
+/*
  * Parses a non-negative decimal option value; dies with a usage error
  * naming @opt when @s is not one.
  */

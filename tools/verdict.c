@@ -72,26 +72,69 @@ static void all_through(FILE *m, const char *value, uint64_t n)
  * set G_DEBUG=gc-friendly), or data these runs never varied: the counts
  * cannot tell, and the note says so.
  */
-static void setting_note(FILE *m, const struct lp_judged *s)
+static void setting_note(FILE *m, const struct lp_judged *s,
+			 const char *workload)
 {
 	const struct lp_judgement *j = &s->j;
 	const char *change = j->setting_of == LP_VERDICT_FLIP ? "flip"
 							       : "remove";
+	char *in = workload ? lp_xstrfmt(" in %s", workload) : lp_xstrdup("");
 
 	if (j->procs_right) {
-		fputs("followed a setting: ", m);
+		fprintf(m, "followed a setting%s: ", in);
 		all_through(m, cond_value(s->expect, 0), j->procs_wrong);
 		fputs(" and ", m);
 		all_through(m, cond_value(s->expect, 1), j->procs_right);
 		fprintf(m, "; right or wrong by how each process is run (fix "
 			"--settings would %s it)", change);
+		free(in);
 		return;
 	}
-	fputs("may follow a setting: ", m);
+	fprintf(m, "may follow a setting%s: ", in);
+	free(in);
 	all_through(m, cond_value(s->expect, 0), j->procs_wrong);
 	fprintf(m, ", a flag or mode of these runs or data they never "
 		"varied; wrong unless your users run otherwise (fix "
 		"--settings would %s it)", change);
+}
+
+char *lp_workload_text(const struct lp_profile *p, size_t n)
+{
+	const char **labels;
+	long nr = lp_profiles_labels(p, n, &labels), i;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (nr < 0)
+		lp_die("out of memory");
+	if (!nr) {
+		free(labels);
+		return NULL;
+	}
+	if (!(m = open_memstream(&text, &len)))
+		lp_die("out of memory");
+	fprintf(m, "workload%s", nr > 1 ? "s" : "");
+	for (i = 0; i < nr; i++)
+		fprintf(m, "%s'%s'", !i ? " " : i + 1 < nr ? ", " : " and ",
+			labels[i]);
+	if (fclose(m))
+		lp_die("out of memory");
+	free(labels);
+	return text;
+}
+
+char *lp_rests_on(const struct lp_judgement *j, const char *workload)
+{
+	uint64_t nprocs = j->procs_known ? j->procs_right + j->procs_wrong +
+					   j->procs_both : 0;
+
+	if (nprocs > 1)
+		return lp_xstrfmt("%llu processes%s%s",
+				  (unsigned long long)nprocs,
+				  workload ? " of " : "",
+				  workload ? workload : "");
+	return workload ? lp_xstrdup(workload) : NULL;
 }
 
 char *lp_site_message(const struct lp_check_entry *e,
@@ -111,9 +154,7 @@ char *lp_site_message(const struct lp_check_entry *e,
 		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
 	long pct = j->evals ? lp_kernel_percent(j->right, s->j.total.incorrect)
 			    : 0;
-	uint64_t nprocs = j->procs_known ? j->procs_right + j->procs_wrong +
-					   j->procs_both : 0;
-	char *msg = NULL;
+	char *msg = NULL, *rests;
 	size_t len = 0;
 	FILE *m = open_memstream(&msg, &len);
 
@@ -125,10 +166,9 @@ char *lp_site_message(const struct lp_check_entry *e,
 	case LP_VERDICT_FLIP:
 		fprintf(m, "was wrong %ld%% of %llu time%s", pct,
 		       (unsigned long long)j->evals, lp_plural(j->evals));
-		/* what the verdict rests on: how many processes ran it */
-		if (nprocs > 1)
-			fprintf(m, " in %llu processes",
-				(unsigned long long)nprocs);
+		if ((rests = lp_rests_on(j, e->workload)))
+			fprintf(m, " in %s", rests);
+		free(rests);
 		fputs("; ", m);
 		if (j->verdict == LP_VERDICT_FLIP) {
 			char *to = lp_spelling(s, name, partner, 1);
@@ -157,7 +197,7 @@ char *lp_site_message(const struct lp_check_entry *e,
 				j->procs_wrong == 1 ? "" : "es");
 		break;
 	case LP_VERDICT_SETTING:
-		setting_note(m, s);
+		setting_note(m, s, e->workload);
 		break;
 	case LP_VERDICT_FINE:
 		fprintf(m, "was right %ld%% of %llu time%s", 100 - pct,

@@ -19,7 +19,24 @@ struct lp_check_entry {
 	const struct lp_place *pl;      /* NULL without --src */
 	char *path;                     /* where it is today; owned */
 	long line;
+	/* "workload 'nightly'": the profiles' labels, or NULL; not owned */
+	const char *workload;
 };
+
+/*! lp_workload_text() :
+ *  How a message names the workloads of the @n profiles @p, from their
+ *  labels: "workload 'nightly'", "workloads 'a' and 'b'", or NULL when
+ *  none has one.  @return : a malloc'd string or NULL.
+ */
+char *lp_workload_text(const struct lp_profile *p, size_t n);
+
+/*! lp_rests_on() :
+ *  What a verdict rests on: "6 processes of workload 'nightly'",
+ *  "6 processes", "workload 'nightly'", or NULL for one process of an
+ *  unnamed workload.  @workload : lp_workload_text(), or NULL.
+ *  @return : a malloc'd string or NULL.
+ */
+char *lp_rests_on(const struct lp_judgement *j, const char *workload);
 
 /*! lp_site_message() :
  *  What a diagnostic says of a site, between "warning: " and its tag

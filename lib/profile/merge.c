@@ -61,6 +61,21 @@ static const char *meta_find(const struct lp_prof_meta *const *by, size_t n,
 }
 
 /*
+ * The workloads of a sum are those of its parts: every label of @p that
+ * @acc lacks is added (merge order aside, the same set in any order).
+ * Out of memory, a label is lost, never a count.
+ */
+static void keep_labels(struct lp_profile *acc, const struct lp_profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->meta_nr; i++)
+		if (!strcmp(p->meta[i].key, LP_META_LABEL))
+			(void)lp_profile_set_meta(acc, LP_META_LABEL,
+						  p->meta[i].value);
+}
+
+/*
  * A key that differs (pid, host) says nothing true of the sum, and
  * dropping it whenever any input disagrees keeps the result independent
  * of order.  @p's records are looked up in a sorted copy, so that many
@@ -87,7 +102,8 @@ void lp_meta_keep_common(struct lp_profile *acc, const struct lp_profile *p)
 				if (!strcmp(p->meta[k].key, acc->meta[i].key))
 					v = p->meta[k].value;
 		}
-		if (v && !strcmp(v, acc->meta[i].value)) {
+		if ((v && !strcmp(v, acc->meta[i].value)) ||
+		    !strcmp(acc->meta[i].key, LP_META_LABEL)) {
 			acc->meta[j++] = acc->meta[i];
 			continue;
 		}
@@ -96,7 +112,9 @@ void lp_meta_keep_common(struct lp_profile *acc, const struct lp_profile *p)
 	}
 	acc->meta_nr = j;
 	free(by);
+	keep_labels(acc, p);
 }
+
 
 /*
  * A stream only knows that a record is bad; the whole reading names the
@@ -564,7 +582,7 @@ static void drop_key(struct lp_profile *p, const char *key)
 }
 
 static int write_head(struct lp_sink *sink, struct src *srcs, size_t n,
-		      unsigned flags, struct lp_diag *diag)
+		      unsigned flags, const char *label, struct lp_diag *diag)
 {
 	struct lp_profile meta = LP_PROFILE_INIT;
 	const struct lp_profile *first = src_meta(&srcs[0]);
@@ -589,6 +607,12 @@ static int write_head(struct lp_sink *sink, struct src *srcs, size_t n,
 	if ((err = merge_builds(&meta, srcs, n, flags, diag)) < 0)
 		goto out;
 	err = -LP_ENOMEM;
+	/* a label given names the whole: the inputs' own are replaced */
+	if (label) {
+		drop_key(&meta, LP_META_LABEL);
+		if (lp_profile_add_meta(&meta, LP_META_LABEL, label) < 0)
+			goto out;
+	}
 	snprintf(count, sizeof(count), "%llu", (unsigned long long)merged);
 	if (lp_profile_set_meta(&meta, "merged", count) < 0)
 		goto out;
@@ -644,7 +668,7 @@ out:
 
 int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 		   const struct lp_policy *pol, size_t bufsize, unsigned flags,
-		   struct lp_diag *diag)
+		   const char *label, struct lp_diag *diag)
 {
 	struct lp_policy def = LP_POLICY_INIT;
 	struct src *srcs = calloc(n ? n : 1, sizeof(*srcs));
@@ -673,7 +697,7 @@ int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 			lp_prof_stream_prefetch(srcs[opened].stream);
 	}
 	lp_file_sink_init(&fs, out, buf, sizeof(buf));
-	err = n ? write_head(&fs.sink, srcs, n, flags, diag) : -LP_EINVAL;
+	err = n ? write_head(&fs.sink, srcs, n, flags, label, diag) : -LP_EINVAL;
 	if (!err)
 		err = merge_all(&fs.sink, srcs, n, pol, diag);
 	/* diag stays empty: the caller knows which file it was writing */

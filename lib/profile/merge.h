@@ -43,6 +43,8 @@ struct lp_merge_input {
  *  @pol.  @bufsize is each input's read buffer.  The build records of
  *  every input are kept, each once; two builds of one path are refused
  *  (-LP_ECONFLICT, naming both) unless @flags has LP_MERGE_ANY_BUILD.
+ *  The labels (workloads) of every input are kept, each once, unless
+ *  @label, not NULL, replaces them.
  *  @return : 0; LP_MERGE_AGAIN, with that input's whole flag now set;
  *            or -LP_E* with @diag filled ("FILE:LINE: reason"; for a
  *            count that a weight makes pass 2^64-1, -LP_ERANGE); writing
@@ -50,7 +52,7 @@ struct lp_merge_input {
  */
 int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 		   const struct lp_policy *pol, size_t bufsize, unsigned flags,
-		   struct lp_diag *diag);
+		   const char *label, struct lp_diag *diag);
 
 /*! lp_merge_total() :
  *  The evaluations of input @in, correct plus incorrect over its sites
@@ -61,7 +63,8 @@ int lp_merge_total(struct lp_merge_input *in, uint64_t *total,
 		   struct lp_diag *diag);
 
 /*! lp_meta_keep_common() :
- *  Keeps in @acc only the meta that @p has with the same value.
+ *  Keeps in @acc only the meta that @p has with the same value, and
+ *  adds the labels of @p that @acc lacks.
  */
 void lp_meta_keep_common(struct lp_profile *acc, const struct lp_profile *p);
 

@@ -234,7 +234,7 @@ int lp_profile_set_meta(struct lp_profile *p, const char *key,
 		if (strcmp(p->meta[i].key, key))
 			continue;
 		/* "build" repeats: one per object, every build merged */
-		if (!strcmp(key, LP_META_BUILD) &&
+		if (lp_meta_repeats(key) &&
 		    strcmp(p->meta[i].value, v))
 			continue;
 		free(p->meta[i].value);
@@ -297,6 +297,47 @@ int lp_meta_take(struct lp_profile *p, char *key, char *value)
 	return 0;
 }
 
+int lp_meta_repeats(const char *key)
+{
+	return !strcmp(key, LP_META_BUILD) || !strcmp(key, LP_META_LABEL);
+}
+
+static int has_label(const char **v, size_t n, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], label))
+			return 1;
+	return 0;
+}
+
+/* Few labels to a profile: the quadratic look-up costs nothing. */
+long lp_profiles_labels(const struct lp_profile *p, size_t n,
+			const char ***labels)
+{
+	const char **v = NULL;
+	size_t nr = 0, alloc = 0, i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < p[i].meta_nr; k++) {
+			const char *l = p[i].meta[k].value;
+
+			if (strcmp(p[i].meta[k].key, LP_META_LABEL) ||
+			    has_label(v, nr, l))
+				continue;
+			if (lp_grow((void **)&v, &alloc, nr + 1,
+				    sizeof(*v)) < 0) {
+				free(v);
+				return -LP_ENOMEM;
+			}
+			v[nr++] = l;
+		}
+	}
+	*labels = v;
+	return (long)nr;
+}
+
 int lp_profile_add_meta(struct lp_profile *p, const char *key,
 			const char *value)
 {
@@ -310,9 +351,19 @@ int lp_profile_add_meta(struct lp_profile *p, const char *key,
 	return 0;
 }
 
+/* By key; labels by name too (see sort_meta()). */
+static int meta_cmp(const void *pa, const void *pb)
+{
+	const struct lp_prof_meta *a = pa, *b = pb;
+	int c = strcmp(a->key, b->key);
+
+	return c || strcmp(a->key, LP_META_LABEL) ? c
+						   : strcmp(a->value, b->value);
+}
+
 /*
- * The order lp_meta_tidy() sorts into: by key; a build record by its
- * value too, so that copies meet; then by where it was, so that the
+ * The order lp_meta_tidy() sorts into: by key; a repeating key (build,
+ * label) by its value too, so that copies meet; then by where it was, so that the
  * order is total and the last of a key is last.
  */
 struct meta_ref {
@@ -325,7 +376,7 @@ static int meta_ref_cmp(const void *pa, const void *pb)
 	const struct meta_ref *a = pa, *b = pb;
 	int c = strcmp(a->m.key, b->m.key);
 
-	if (!c && !strcmp(a->m.key, LP_META_BUILD))
+	if (!c && lp_meta_repeats(a->m.key))
 		c = strcmp(a->m.value, b->m.value);
 	return c ? c : (a->at > b->at) - (a->at < b->at);
 }
@@ -333,7 +384,7 @@ static int meta_ref_cmp(const void *pa, const void *pb)
 static int meta_key_at_cmp(const void *pa, const void *pb)
 {
 	const struct meta_ref *a = pa, *b = pb;
-	int c = strcmp(a->m.key, b->m.key);
+	int c = meta_cmp(&a->m, &b->m);
 
 	return c ? c : (a->at > b->at) - (a->at < b->at);
 }
@@ -341,7 +392,7 @@ static int meta_key_at_cmp(const void *pa, const void *pb)
 /* Is @r (of @n, sorted) the one of its key that lp_meta_tidy() keeps? */
 static int meta_kept(const struct meta_ref *r, size_t i, size_t n)
 {
-	if (!strcmp(r[i].m.key, LP_META_BUILD))
+	if (lp_meta_repeats(r[i].m.key))
 		return !i || strcmp(r[i - 1].m.key, r[i].m.key) ||
 		       strcmp(r[i - 1].m.value, r[i].m.value);
 	return i + 1 == n || strcmp(r[i + 1].m.key, r[i].m.key);
@@ -586,15 +637,11 @@ static void msort(uint32_t *a, uint32_t *tmp, size_t n,
 	memcpy(a, tmp, k * sizeof(*a));
 }
 
-static int meta_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct lp_prof_meta *)a)->key,
-		      ((const struct lp_prof_meta *)b)->key);
-}
-
 /*
  * Keys are unique but for build, whose records keep the order they came
- * in when the meta is already in order (lp_meta_tidy() leaves it so).
+ * in when the meta is already in order (lp_meta_tidy() leaves it so),
+ * and label, whose records are in the order of their names, so that a
+ * merge in any order writes the same file.
  */
 static void sort_meta(struct lp_profile *p)
 {

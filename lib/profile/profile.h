@@ -154,10 +154,30 @@ int lp_profile_add(struct lp_profile *p, const struct lp_prof_site *s);
 
 /* The meta key that may repeat: "HEX PATH", one per object and build. */
 #define LP_META_BUILD "build"
+/*
+ * The workload a profile comes from (run --label, merge --label); it
+ * repeats too: a merge keeps every input's, each once, so a verdict can
+ * say which workloads it rests on.
+ */
+#define LP_META_LABEL "label"
+
+/*! lp_meta_repeats() :
+ *  Is @key one that may repeat with different values (build, label)?
+ */
+int lp_meta_repeats(const char *key);
+
+/*! lp_profiles_labels() :
+ *  The distinct labels of the @n profiles @p, in the order they come,
+ *  as a malloc'd array of pointers into their meta (valid while the
+ *  profiles are), for the caller to free.
+ *  @return : how many, or -LP_ENOMEM.
+ */
+long lp_profiles_labels(const struct lp_profile *p, size_t n,
+			const char ***labels);
 
 /*! lp_profile_set_meta() :
  *  Sets meta @key to a copy of @value, replacing an earlier value; for
- *  LP_META_BUILD, adds @value unless the profile has it already.  It
+ *  a key that repeats, adds @value unless the profile has it already.  It
  *  looks through every record: for one key at a time, not for many.
  */
 int lp_profile_set_meta(struct lp_profile *p, const char *key,
@@ -179,7 +199,7 @@ int lp_profile_one_process(const struct lp_profile *p);
 /*! lp_profile_add_meta() / lp_meta_tidy() :
  *  add appends a copy of @key and @value without looking for an earlier
  *  value, so that many are added in linear time; tidy then keeps the
- *  last value of each key and each build record once, in the order the
+ *  last value of each key and each value of a repeating key once, in the order the
  *  writer uses (by key; builds as they came), in O(n log n).  Readers
  *  leave their profiles tidy.
  *  @return : 0 or -LP_ENOMEM (tidy: the profile is then as it was).

@@ -17,6 +17,7 @@
 #include "fold.h"
 #include "ktable.h"
 #include "usage.h"
+#include "verdict.h"
 
 /*-************************************
  *  Messages
@@ -44,15 +45,21 @@ static int cmp_row(const void *a, const void *b)
 }
 
 /*
- * How a message names profile @prof: its --label, or its file's base
- * name (a path of the machine that ran fix says nothing to a reader).
+ * How a message names profile @prof: its --label, the workload its own
+ * labels name (run --label), or its file's base name (a path of the
+ * machine that ran fix says nothing to a reader).
+ * @return : a malloc'd string.
  */
-static const char *profile_label(const struct lp_fix_run *st, size_t prof)
+static char *profile_label(const struct lp_fix_run *st, size_t prof)
 {
+	char *workload;
+
 	if (prof < st->nlabels)
-		return st->labels[prof];
-	return st->in.profs[prof].name ? lp_path_base(st->in.profs[prof].name)
-				       : "a profile";
+		return lp_xstrdup(st->labels[prof]);
+	if ((workload = lp_workload_text(&st->in.profs[prof], 1)))
+		return workload;
+	return lp_xstrdup(st->in.profs[prof].name ?
+			  lp_path_base(st->in.profs[prof].name) : "a profile");
 }
 
 
@@ -77,8 +84,12 @@ static void put_rows(FILE *out, const struct lp_fix_run *st,
 	if (!n)
 		return;
 	qsort(rows, n, sizeof(*rows), cmp_row);
-	if (st->in.n > 1)
-		fprintf(out, "In %s:\n\n", profile_label(st, prof));
+	if (st->in.n > 1) {
+		char *label = profile_label(st, prof);
+
+		fprintf(out, "In %s:\n\n", label);
+		free(label);
+	}
 	fputs(LP_KERNEL_HEADER, out);
 	for (i = 0; i < n; i++) {
 		lp_kernel_row(line, rows[i]);
@@ -133,7 +144,7 @@ static void put_target(FILE *out, const struct lp_fix_run *st,
 	struct lp_counts *per = lp_xcalloc(st->in.n, sizeof(*per));
 	const struct lp_judgement *one = NULL;
 	const char *name = t->pl->hint->name, *unit;
-	char where[256], *how, *call;
+	char where[256], *how, *call, *rests, *workload;
 	size_t i, k;
 	long pct;
 	int flip = t->verdict == LP_VERDICT_FLIP;
@@ -174,11 +185,16 @@ static void put_target(FILE *out, const struct lp_fix_run *st,
 		how = lp_xstrfmt("incorrect %ld%% of the time", pct);
 	/* the hint as the source spells it, condition and all */
 	call = lp_place_call_text(t->pl);
+	workload = lp_workload_text(st->in.profs, st->in.n);
+	rests = lp_rests_on(one, workload);
 	put_paragraph(out, lp_xstrfmt(
 		"The %s in %s (%s:%u) was %s. The annotated branch "
-		"profile showed:", call ? call : name,
+		"profile%s%s%s showed:", call ? call : name,
 		lp_fix_where_name(st, t, where, sizeof(where)),
-		t->file->rel, t->file->lx.tok[t->tok].line, how));
+		t->file->rel, t->file->lx.tok[t->tok].line, how,
+		rests ? " (" : "", rests ? rests : "", rests ? ")" : ""));
+	free(rests);
+	free(workload);
 	free(how);
 	free(call);
 	for (k = 0; k < st->in.n; k++)

@@ -203,6 +203,7 @@ static struct hsite *collect(const struct lp_judged_list *sites,
 			continue;
 		h->e.s = s;
 		h->e.pl = pl;
+		h->e.workload = o->workload;
 		h->idx = i;
 		h->stale = lp_verdict_changes(s->j.verdict) &&
 			lp_place_stale(pl);
@@ -244,6 +245,10 @@ static void put_summary(FILE *f, const struct hsite *v, size_t n,
 		fputs(i ? ", <code>" : "<code>", f);
 		put(f, o->inputs[i]);
 		fputs("</code>", f);
+	}
+	if (o->workload) {
+		fputs(", of ", f);
+		put(f, o->workload);
 	}
 	fprintf(f, ". Verdicts as <code>likelyprof check</code> gives "
 		"them: remove at %g%% wrong, flip at %g%%%s in every "

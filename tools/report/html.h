@@ -28,6 +28,7 @@ struct lp_html_opts {
 	const struct lp_policy *pol;    /* the thresholds judged with */
 	const char *const *inputs;      /* the profiles' names */
 	size_t ninputs;
+	const char *workload;           /* lp_workload_text(), or NULL */
 };
 
 /*! lp_html_write() :
