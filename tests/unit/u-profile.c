@@ -596,8 +596,8 @@ static char *stream_merged(struct lp_merge_input *in, size_t n,
 	struct lp_diag diag;
 	int err, again = 0;
 
-	while ((err = lp_merge_write(f, in, n, NULL, bufsize, 0, NULL, &diag)) ==
-	       LP_MERGE_AGAIN) {
+	while ((err = lp_merge_write(f, in, n, NULL, bufsize, 0, NULL,
+				     &diag)) == LP_MERGE_AGAIN) {
 		again++;
 		rewind(f);
 		LP_CHECK_INT(ftruncate(fileno(f), 0), 0);
