@@ -697,7 +697,8 @@ int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 			lp_prof_stream_prefetch(srcs[opened].stream);
 	}
 	lp_file_sink_init(&fs, out, buf, sizeof(buf));
-	err = n ? write_head(&fs.sink, srcs, n, flags, label, diag) : -LP_EINVAL;
+	err = n ? write_head(&fs.sink, srcs, n, flags, label, diag)
+		: -LP_EINVAL;
 	if (!err)
 		err = merge_all(&fs.sink, srcs, n, pol, diag);
 	/* diag stays empty: the caller knows which file it was writing */

@@ -363,8 +363,8 @@ static int meta_cmp(const void *pa, const void *pb)
 
 /*
  * The order lp_meta_tidy() sorts into: by key; a repeating key (build,
- * label) by its value too, so that copies meet; then by where it was, so that the
- * order is total and the last of a key is last.
+ * label) by its value too, so that copies meet; then by where it was,
+ * so that the order is total and the last of a key is last.
  */
 struct meta_ref {
 	struct lp_prof_meta m;

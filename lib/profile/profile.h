@@ -199,8 +199,9 @@ int lp_profile_one_process(const struct lp_profile *p);
 /*! lp_profile_add_meta() / lp_meta_tidy() :
  *  add appends a copy of @key and @value without looking for an earlier
  *  value, so that many are added in linear time; tidy then keeps the
- *  last value of each key and each value of a repeating key once, in the order the
- *  writer uses (by key; builds as they came), in O(n log n).  Readers
+ *  last value of each key and each value of a repeating key once, in
+ *  the order the writer uses (by key; builds as they came, labels by
+ *  name), in O(n log n).  Readers
  *  leave their profiles tidy.
  *  @return : 0 or -LP_ENOMEM (tidy: the profile is then as it was).
  */
