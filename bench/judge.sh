@@ -127,7 +127,7 @@ sites() {
 	awk -F'\t' '$1 == "site" {
 		n = split($6, p, "/"); k = p[n] ":" $7
 		c[k] += $2; i[k] += $3
-		s = NF >= 11 ? $11 : "measured"
+		s = NF >= 11 && $11 != "" ? $11 : "measured"
 		if (!(k in sure) || s != "exact") sure[k] = s
 	} END { for (k in c) print k, c[k], i[k], sure[k] }' "$1" | sort
 }

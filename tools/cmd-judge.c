@@ -22,7 +22,7 @@ static const char usage_judge[] =
 	"usage: likelyprof judge [-o FILE] [--src DIR] [--cc CC] "
 	"[-I DIR] [-D NAME[=V]]\n"
 	"                        [--compile-commands FILE] "
-	"[--callgrind FILE]...\n"
+	"[--callgrind FILE]... [--explain]\n"
 	"                        -- PROG [ARGS...]\n"
 	"   or: likelyprof judge [options] (--perf FILE | --perf-script FILE)"
 	" PROG\n"
@@ -50,7 +50,9 @@ static const char usage_judge[] =
 	"                     with perf script; PROG is not run\n"
 	"   --perf-script FILE\n"
 	"                     the same from perf script's text (-F\n"
-	"                     pid,period,ip,brstack --show-mmap-events)\n";
+	"                     pid,period,ip,brstack --show-mmap-events)\n"
+	"   --explain         say on stderr why each site that is not exact\n"
+	"                     could not be read for sure\n";
 
 static char *tmpdir;
 
@@ -191,6 +193,7 @@ struct judge_opts {
 	const char **flags, **cg;       /* -I/-D/-U; --callgrind files */
 	size_t nflags, ncg;
 	int prog;                       /* argv index of the program */
+	int explain;                    /* --explain */
 	char *defname;
 };
 
@@ -249,6 +252,8 @@ static void parse_judge_args(int argc, const char **argv,
 		} else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) ||
 			   !strncmp(a, "-U", 2)) {
 			o->flags[o->nflags++] = lp_xstrdup(a);
+		} else if (!strcmp(a, "--explain")) {
+			o->explain = 1;
 		} else if (a[0] == '-') {
 			lp_usage_error(usage_judge, "unknown option '%s'", a);
 		} else {
@@ -365,7 +370,7 @@ static int decide(struct lp_profile *prof, struct lp_hints *hints,
 		goto out;
 	if (no_line_table(hints, insns, o->src, prog))
 		goto out;
-	ret = lp_judge_decide(prof, hints, insns, against);
+	ret = lp_judge_decide(prof, hints, insns, o->explain, against);
 out:
 	free(want);
 	return ret;

@@ -23,7 +23,11 @@
 #     the hint that never ran is exact with no evaluation ("never ran"),
 #     and extra.c's hint is left out;
 #   - with gcc the two .cold paths and the cold function's hint are exact
-#     (not merely safe), and the && whose second part never ran is not.
+#     (not merely safe), and the && whose second part never ran is not;
+#   - a && whose parts both ran, guarding a block with no jump of its
+#     own, reads exactly as a chain of tests with both compilers;
+#   - --explain says why, once, for every site that is not exact, and
+#     for no exact one.
 . "$(dirname "$0")/lib.sh"
 
 judge_setup
@@ -37,7 +41,7 @@ sites() {
 	awk -F'\t' '$1 == "site" {
 		n = split($6, p, "/"); k = p[n] ":" $7
 		c[k] += $2; i[k] += $3
-		s = NF >= 11 ? $11 : "measured"
+		s = NF >= 11 && $11 != "" ? $11 : "measured"
 		if (!(k in sure) || s != "exact") sure[k] = s
 	} END { for (k in c) print k, c[k], i[k], sure[k] }' "$1" | sort
 }
@@ -75,8 +79,8 @@ for cc in gcc clang; do
 			printf '{"directory": "%s", "arguments": ["%s", "-Iinclude", "-c", "%s"], "file": "%s"}\n' \
 				"$dir" $cc $u $u
 		done | sed '1s/^/[/; $!s/$/,/; $s/$/]/' > shapes/compile_commands.json
-		(cd elsewhere && $LIKELYPROF judge --src ../shapes -o ../$v.lprof \
-			-- ../$v > /dev/null 2> ../$v.err) ||
+		(cd elsewhere && $LIKELYPROF judge --explain --src ../shapes \
+			-o ../$v.lprof -- ../$v > /dev/null 2> ../$v.err) ||
 			{ fail "$v: judge: $(cat $v.err)"; continue; }
 		sites $v.lprof > $v.sites
 		shape_verdicts $v.lprof > $v.v
@@ -107,6 +111,14 @@ for cc in gcc clang; do
 			fail "$v: check does not say line 83 never ran"
 		! grep -q '^extra\.c:' $v.sites ||
 			fail "$v: extra.c, not in the binary, is in the profile"
+		grep -q '^shapes\.c:111 .* exact$' $v.sites ||
+			fail "$v: the chain of two tests is not exact"
+		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
+			$v.err | sort > explained
+		awk '$4 == "ambiguous" || $4 == "unjudgeable" { print $1, $4 }' \
+			$v.sites > unsure
+		[ "$(cat explained)" = "$(cat unsure)" ] ||
+			fail "$v: --explain said '$(tr '\n' ' ' < explained)' of the unsure sites '$(tr '\n' ' ' < unsure)'"
 		if [ $cc = gcc ]; then
 			for site in shapes.c:26 shapes.c:31 shapes.c:93; do
 				grep -q "^$site .* exact$" $v.sites ||

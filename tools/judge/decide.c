@@ -10,6 +10,8 @@
  * a loop's, taken when its condition held, only where the hint is the
  * loop's condition.  What neither tells is no reading at all.
  *
+ * A condition of several parts whose tests are all on the hint's line is
+ * read as a whole where chain.c can place every side of every test.
  * A wrong verdict costs more than none, so a site is exact only where
  * every doubt is ruled out; else it is ambiguous.  The copies of one
  * hint in several functions are summed, and so are the copies of a
@@ -28,29 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/chain.h"
 #include "judge/judge.h"
+#include "judge/where.h"
 #include "usage.h"
-
-/* The real path of each instruction's file, computed once per name. */
-struct real_cache {
-	const char **name;
-	char **real;
-	size_t nr;
-};
-
-static const char *real_of(struct real_cache *c, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr; i++)
-		if (c->name[i] == name)
-			return c->real[i];
-	c->name = lp_xrealloc(c->name, (c->nr + 1) * sizeof(*c->name));
-	c->real = lp_xrealloc(c->real, (c->nr + 1) * sizeof(*c->real));
-	c->name[c->nr] = name;
-	c->real[c->nr] = realpath(name, NULL);
-	return c->real[c->nr++];
-}
 
 /* A file and line, the file as a real path: a sorted set of them. */
 struct place {
@@ -132,76 +115,12 @@ static int taken_is_wrong(const struct lp_hint *hint,
 }
 
 /*
- * The runs of instructions of the line tables by object and address, to
- * say which line an address is on: @line_real holds their real paths.
- */
-struct runs {
-	const struct lp_insns *in;
-	const char **line_real;
-	size_t *by_addr;
-	size_t nr;
-};
-
-static const struct lp_insns *sort_in;
-
-static int cmp_run(const void *pa, const void *pb)
-{
-	const struct lp_code_line *a = &sort_in->lines[*(const size_t *)pa];
-	const struct lp_code_line *b = &sort_in->lines[*(const size_t *)pb];
-	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
-
-	return c ? c : (a->addr > b->addr) - (a->addr < b->addr);
-}
-
-static void runs_init(struct runs *r, const struct lp_insns *in,
-		      const char **line_real)
-{
-	size_t k;
-
-	r->in = in;
-	r->line_real = line_real;
-	r->by_addr = lp_xcalloc(in->lines_nr + 1, sizeof(*r->by_addr));
-	r->nr = 0;
-	for (k = 0; k < in->lines_nr; k++)
-		if (in->lines[k].addr)
-			r->by_addr[r->nr++] = k;
-	sort_in = in;
-	if (r->nr > 1)
-		qsort(r->by_addr, r->nr, sizeof(*r->by_addr), cmp_run);
-}
-
-/* Is @addr of @obj on a line of the statement @hint's if guards? */
-static int in_then(const struct runs *r, const struct lp_hint *hint,
-		   const char *obj, uint64_t addr)
-{
-	size_t lo = 0, hi = r->nr;
-	const struct lp_code_line *c;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct lp_code_line *m = &r->in->lines[r->by_addr[mid]];
-		int cmp = m->obj == obj ? 0 : strcmp(m->obj, obj);
-
-		if (cmp < 0 || (!cmp && m->addr <= addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return 0;
-	c = &r->in->lines[r->by_addr[lo - 1]];
-	return !strcmp(c->obj, obj) && r->line_real[r->by_addr[lo - 1]] &&
-	       !strcmp(r->line_real[r->by_addr[lo - 1]], hint->real) &&
-	       c->line >= hint->then_first && c->line <= hint->then_last;
-}
-
-/*
  * Read by the line table, not by the layout: a jump into the statement
  * its if guards, that does not fall through into it, is taken when the
  * condition held (1); one that falls through into it, and jumps
  * elsewhere, when it did not (0).  -1 where the lines do not tell.
  */
-static int taken_when_true(const struct runs *r, const struct lp_hint *hint,
+static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
 			   const struct lp_insn *ins)
 {
 	int t, n;
@@ -209,8 +128,8 @@ static int taken_when_true(const struct runs *r, const struct lp_hint *hint,
 	if (hint->then_first <= 0 || hint->then_first > hint->then_last ||
 	    !ins->next)
 		return -1;
-	t = in_then(r, hint, ins->obj, ins->target);
-	n = in_then(r, hint, ins->obj, ins->next);
+	t = lp_in_then(r, hint, ins->obj, ins->target);
+	n = lp_in_then(r, hint, ins->obj, ins->next);
 	return t == n ? -1 : t;
 }
 
@@ -224,19 +143,6 @@ static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 	s->samp_wrong += wrong ? ins->s_taken : ins->s_exe - ins->s_taken;
 }
 
-/* "f" of "f.cold" and of "f": the parts of one function are one. */
-static int same_function(const char *a, const char *b)
-{
-	size_t na = strcspn(a, "."), nb = strcspn(b, ".");
-
-	if (!strcmp(a, b))
-		return 1;
-	if (na != nb || strncmp(a, b, na))
-		return 0;
-	return (!a[na] || !strncmp(a + na, ".cold", 5)) &&
-	       (!b[nb] || !strncmp(b + nb, ".cold", 5));
-}
-
 /* What the jumps of a hint's line say, gathered by read_line(). */
 struct line_jumps {
 	size_t jumps;           /* that ran */
@@ -244,7 +150,15 @@ struct line_jumps {
 	int layout;             /* a layout against the hint */
 	int unsure;             /* a jump that says nothing of the side */
 	int doubt;              /* counts that do not add up */
+	const char *why;        /* the first reason it is not exact */
 };
+
+/* Keeps the first reason a site is unsure: --explain says it. */
+static void doubt(struct line_jumps *lj, const char *why)
+{
+	if (!lj->why)
+		lj->why = why;
+}
 
 /*
  * Copies of one simple condition in one function (a static inline
@@ -277,14 +191,14 @@ static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 				    b->target >= b->sym_start;
 
 			if (b->sym && !strcmp(a->obj, b->obj) &&
-			    same_function(a->sym, b->sym) && back == bback)
+			    lp_same_function(a->sym, b->sym) && back == bback)
 				return 0;
 		}
 	}
 	return 1;
 }
 
-static int copies_add_up(const struct lp_hint *hint, const struct runs *r,
+static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 			 const size_t *idx, size_t nidx)
 {
 	size_t k;
@@ -304,7 +218,7 @@ static int copies_add_up(const struct lp_hint *hint, const struct runs *r,
 }
 
 static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
-			const struct lp_hint *hint, const struct runs *r,
+			const struct lp_hint *hint, const struct lp_runs *r,
 			const char **real, size_t *idx)
 {
 	const struct lp_insns *in = r->in;
@@ -330,24 +244,42 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 		for (m = 0; m < nidx; m++)
 			if (m != k && ins->sym && in->v[idx[m]].sym &&
 			    !strcmp(in->v[idx[m]].obj, ins->obj) &&
-			    same_function(in->v[idx[m]].sym, ins->sym))
+			    lp_same_function(in->v[idx[m]].sym, ins->sym))
 				lj->shared = 1;
 		lj->jumps++;
 		lj->layout |= ins->against;
 		lj->doubt |= ins->doubt;
-		if (hint->part)
+		if (ins->against)
+			doubt(lj, "a jump of the line falls through into a "
+			      "cold part, against the hint's layout");
+		if (ins->doubt)
+			doubt(lj, "its jump's counts do not add up");
+		if (hint->part) {
 			lj->unsure = 1;
+			doubt(lj, "the hint is one part of its condition");
+		}
 		wrong = taken_when_true(r, hint, ins);
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
 		else
 			wrong = taken_is_wrong(hint, ins);
-		if (wrong < 0)
+		if (wrong < 0) {
 			lj->unsure = 1;
+			doubt(lj, hint->loop ?
+			      "a loop's condition that expects false, which "
+			      "the compiler lays out either way" :
+			      "a jump backwards on an if's line (a rare block "
+			      "placed above, or a continue) says nothing of "
+			      "the side");
+		}
 		count(s, ins, wrong != 0);
 	}
 	if (lj->shared && !in->sampled && copies_add_up(hint, r, idx, nidx))
 		lj->shared = 0;
+	if (lj->shared)
+		doubt(lj, "several jumps of the line in one function (a "
+		      "condition of several parts, or a macro of many "
+		      "tests)");
 	return nidx;
 }
 
@@ -377,7 +309,7 @@ static int partly_ran(const struct lp_hint *hint, const struct lp_insns *in,
 			const struct lp_insn *j = &in->v[idx[k]];
 
 			if (j->exe && j->sym && !strcmp(j->obj, c->obj) &&
-			    same_function(j->sym, c->sym))
+			    lp_same_function(j->sym, c->sym))
 				return 1;
 		}
 	}
@@ -412,7 +344,7 @@ static int line_outruns_jumps(const struct lp_hint *hint,
 			const struct lp_insn *o = &in->v[idx[m]];
 
 			if (o->cond && o->sym && !strcmp(o->obj, c->obj) &&
-			    same_function(o->sym, c->sym))
+			    lp_same_function(o->sym, c->sym))
 				sum += o->exe;
 		}
 		if (ins->exe > sum)
@@ -423,9 +355,9 @@ static int line_outruns_jumps(const struct lp_hint *hint,
 
 /* A jump from the hint's line or the statement its if guards. */
 static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
-		    struct real_cache *cache)
+		    struct lp_real_cache *cache)
 {
-	const char *real = real_of(cache, e->file);
+	const char *real = lp_real_of(cache, e->file);
 
 	return real && !strcmp(real, hint->real) &&
 	       (e->line == hint->line || (e->line >= hint->then_first &&
@@ -441,7 +373,8 @@ static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
  * them.  A goto or a shared return block looks the same: unsure.
  */
 static int foreign_inflow(const struct lp_hint *hint,
-			  const struct lp_insns *in, struct real_cache *cache,
+			  const struct lp_insns *in,
+			  struct lp_real_cache *cache,
 			  const struct lp_insn *j, uint64_t to)
 {
 	size_t n;
@@ -459,43 +392,21 @@ static int foreign_inflow(const struct lp_hint *hint,
 	return 0;
 }
 
-/* The index of @obj's instruction at @addr in in->code, or -1. */
-static long code_at(const struct lp_insns *in, const char *obj,
-		    uint64_t addr)
-{
-	size_t lo = 0, hi = in->code_nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct lp_code_insn *c = &in->code[mid];
-		int cmp = c->obj == obj ? 0 : strcmp(c->obj, obj);
-
-		if (cmp < 0 || (!cmp && c->addr < addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == in->code_nr || in->code[lo].addr != addr ||
-	    strcmp(in->code[lo].obj, obj))
-		return -1;
-	return (long)lo;
-}
-
 /*
  * Is instruction @c code of the statement @hint's if guards: on its
  * lines, or of a function inlined there (neither the hint's function nor
  * the symbol's own, which are the code around the if)?
  */
 static int guarded(const struct lp_hint *hint, const struct lp_code_insn *c,
-		   const char *sym, struct real_cache *cache)
+		   const char *sym, struct lp_real_cache *cache)
 {
-	const char *real = real_of(cache, c->file);
+	const char *real = lp_real_of(cache, c->file);
 
 	if (real && !strcmp(real, hint->real) &&
 	    c->line >= hint->then_first && c->line <= hint->then_last)
 		return 1;
 	return c->ifn && *c->ifn && *hint->func && sym &&
-	       strcmp(c->ifn, hint->func) && !same_function(c->ifn, sym);
+	       strcmp(c->ifn, hint->func) && !lp_same_function(c->ifn, sym);
 }
 
 #define REGION_MAX 512
@@ -512,7 +423,7 @@ static int cmp_addr(const void *pa, const void *pb)
  * @region (sorted); -1 where it is too large to walk.
  */
 static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
-			struct real_cache *cache, const struct lp_insn *j,
+			struct lp_real_cache *cache, const struct lp_insn *j,
 			uint64_t start, uint64_t *region)
 {
 	uint64_t todo[64];
@@ -521,7 +432,7 @@ static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
 
 	todo[ntodo++] = start;
 	while (ntodo) {
-		for (i = code_at(in, j->obj, todo[--ntodo]);
+		for (i = lp_code_at(in, j->obj, todo[--ntodo]);
 		     i >= 0 && (size_t)i < in->code_nr; i++) {
 			const struct lp_code_insn *c = &in->code[i];
 			int seen = 0;
@@ -552,7 +463,8 @@ static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
  * the hint may have gone that way without its jump.
  */
 static int region_entered(const struct lp_hint *hint,
-			  const struct lp_insns *in, struct real_cache *cache,
+			  const struct lp_insns *in,
+			  struct lp_real_cache *cache,
 			  const struct lp_insn *j, uint64_t start)
 {
 	uint64_t region[REGION_MAX];
@@ -583,7 +495,7 @@ static int region_entered(const struct lp_hint *hint,
 
 static int any_foreign_inflow(const struct lp_hint *hint,
 			      const struct lp_insns *in,
-			      struct real_cache *cache, const size_t *idx,
+			      struct lp_real_cache *cache, const size_t *idx,
 			      size_t nidx)
 {
 	size_t k;
@@ -615,7 +527,7 @@ static int any_foreign_inflow(const struct lp_hint *hint,
  * the copy the program used).
  */
 static int function_ran(const struct lp_hint *hint,
-			const struct lp_insns *in, struct real_cache *cache)
+			const struct lp_insns *in, struct lp_real_cache *cache)
 {
 	size_t k;
 
@@ -628,7 +540,7 @@ static int function_ran(const struct lp_hint *hint,
 
 		if (!c->ifn || strcmp(c->ifn, hint->func))
 			continue;
-		real = real_of(cache, c->file);
+		real = lp_real_of(cache, c->file);
 		if (!real || strcmp(real, hint->real))
 			continue;
 		ins = lp_insns_find(in, c->obj, c->addr);
@@ -636,6 +548,58 @@ static int function_ran(const struct lp_hint *hint,
 			return 1;
 	}
 	return 0;
+}
+
+/*
+ * Doubts that need the whole program's jumps: a part of the condition
+ * never tested, code of the line that ran more often than its jumps,
+ * jumps from elsewhere into a side.
+ */
+static void later_doubts(struct line_jumps *lj, const struct lp_hint *hint,
+			 const struct lp_insns *in, struct lp_real_cache *cache,
+			 const char **line_real, const size_t *idx,
+			 size_t nidx)
+{
+	const char *why = NULL;
+
+	if (partly_ran(hint, in, line_real, idx, nidx))
+		why = "a part of its condition never ran";
+	else if (line_outruns_jumps(hint, in, line_real, idx, nidx))
+		why = "code of the line ran more often than its jumps (a "
+		      "copy where the test was folded or threaded)";
+	else if (any_foreign_inflow(hint, in, cache, idx, nidx))
+		why = "other jumps entered a side of it (a test threaded "
+		      "past it, a goto, a shared block)";
+	if (why) {
+		lj->doubt = 1;
+		doubt(lj, why);
+	}
+}
+
+/*
+ * A hint none of whose jumps ran: never run (exact, NULL) where its
+ * code is there and none of its function ran; else why it cannot be
+ * judged.
+ */
+static const char *no_jump(const struct lp_hint *hint,
+			   const struct lp_insns *in,
+			   const struct places *code, const struct places *ran,
+			   struct lp_real_cache *cache)
+{
+	if (hint->expect != 0 && hint->expect != 1)
+		return "its expected value is not 0 or 1";
+	if (in->sampled)
+		return "no branch sample of its line";
+	if (!places_has(code, hint->real, hint->line))
+		return "the line has no code in the binary (the test was "
+		       "folded away, or its function is not linked in)";
+	if (places_has(ran, hint->real, hint->line))
+		return "its line ran but no conditional jump of it did (a "
+		       "cmov or set, or a test folded into another)";
+	if (function_ran(hint, in, cache))
+		return "its line never ran where its function did (a copy "
+		       "may hold it with the test folded)";
+	return NULL;
 }
 
 /* The places that ran and the places with code, as real paths. */
@@ -655,11 +619,11 @@ static void gather_places(struct places *ran, struct places *code,
 }
 
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
-		    const struct lp_insns *in, size_t *against)
+		    const struct lp_insns *in, int explain, size_t *against)
 {
-	struct real_cache cache = { NULL, NULL, 0 };
+	struct lp_real_cache cache = { NULL, NULL, 0 };
 	struct places ran = { NULL, 0, 0 }, code = { NULL, 0, 0 };
-	struct runs runs;
+	struct lp_runs runs;
 	const char **real = lp_xcalloc(in->nr + 1, sizeof(*real));
 	const char **line_real = lp_xcalloc(in->lines_nr + 1,
 					    sizeof(*line_real));
@@ -668,11 +632,11 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 	int ret = 0;
 
 	for (k = 0; k < in->nr; k++)
-		real[k] = real_of(&cache, in->v[k].file);
+		real[k] = lp_real_of(&cache, in->v[k].file);
 	for (k = 0; k < in->lines_nr; k++)
-		line_real[k] = real_of(&cache, in->lines[k].file);
+		line_real[k] = lp_real_of(&cache, in->lines[k].file);
 	gather_places(&ran, &code, in, real, line_real);
-	runs_init(&runs, in, line_real);
+	lp_runs_init(&runs, in, line_real);
 	for (i = 0; i < h->nr && !ret; i++) {
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;
@@ -699,24 +663,18 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		s.line = hint->line;
 		s.expect = hint->expect;
 		nidx = read_line(&s, &lj, hint, &runs, real, idx);
-		if (lj.jumps && !in->sampled &&
-		    (partly_ran(hint, in, line_real, idx, nidx) ||
-		     line_outruns_jumps(hint, in, line_real, idx, nidx) ||
-		     any_foreign_inflow(hint, in, &cache, idx, nidx)))
-			lj.doubt = 1;
-		if (!lj.jumps && !in->sampled &&
-		    places_has(&code, hint->real, hint->line) &&
-		    !places_has(&ran, hint->real, hint->line) &&
-		    (hint->expect == 0 || hint->expect == 1) &&
-		    !function_ran(hint, in, &cache)) {
-			/* its code is there and none of its function ran */
-			s.sure = LP_SURE_EXACT;
-		} else if (!lj.jumps ||
-			   (hint->expect != 0 && hint->expect != 1)) {
-			s.correct = s.incorrect = 0;
-			s.samp_right = s.samp_wrong = 0;
-			s.sure = LP_SURE_UNJUDGEABLE;
-		} else {
+		if ((lj.shared || lj.unsure) && !lj.layout && same_line == 1 &&
+		    !in->sampled &&
+		    lp_judge_read_chain(&s, hint, &runs, &cache, idx, nidx)) {
+			lj.shared = lj.unsure = 0;
+			lj.why = NULL;
+		}
+		if (same_line > 1)
+			doubt(&lj, "several hints on one line");
+		if (lj.jumps && !in->sampled)
+			later_doubts(&lj, hint, in, &cache, line_real, idx,
+				     nidx);
+		if (lj.jumps && (hint->expect == 0 || hint->expect == 1)) {
 			s.sure = lj.shared || same_line > 1 || lj.layout ||
 						 lj.unsure || lj.doubt ?
 					 LP_SURE_AMBIGUOUS :
@@ -728,7 +686,18 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 				(*against)++;
 			}
 			s.has_samples = (unsigned char)in->sampled;
+		} else {
+			lj.why = no_jump(hint, in, &code, &ran, &cache);
+			s.sure = lj.why ? LP_SURE_UNJUDGEABLE : LP_SURE_EXACT;
 		}
+		if (s.sure == LP_SURE_UNJUDGEABLE) {
+			s.correct = s.incorrect = 0;
+			s.samp_right = s.samp_wrong = 0;
+		}
+		if (explain && lj.why && !lj.layout &&
+		    s.sure != LP_SURE_EXACT && s.sure != LP_SURE_ESTIMATED)
+			lp_note("%s:%ld: %s: %s", hint->file, hint->line,
+				lp_sure_name(s.sure), lj.why);
 		if (lp_profile_add(out, &s) < 0)
 			ret = lp_error("out of memory");
 	}

@@ -203,6 +203,8 @@ struct body {
 	int brace;              /* the brace depth before the statement */
 	size_t depth;           /* the paren depth (a simple statement) */
 	long first, last;       /* the lines of its first and last tokens */
+	long cond_last;         /* the line of the if's closing paren */
+	int jumps;              /* holds a return, break, continue or goto */
 };
 
 struct bodies {
@@ -258,7 +260,8 @@ static int whole_condition(const char *s, const char *e)
  * or the whole of it; an if's whole hint gets the statement it guards.
  */
 static void paren_close(struct parens *ps, struct bodies *bs,
-			struct lp_hints *out, size_t nhints, const char *p)
+			struct lp_hints *out, size_t nhints, const char *p,
+			long line)
 {
 	size_t d;
 
@@ -280,6 +283,7 @@ static void paren_close(struct parens *ps, struct bodies *bs,
 	memset(&bs->v[bs->nr], 0, sizeof(bs->v[0]));
 	bs->v[bs->nr].from = ps->hints_at[d];
 	bs->v[bs->nr].to = nhints;
+	bs->v[bs->nr].cond_last = line;
 	bs->v[bs->nr++].state = B_WAIT;
 }
 
@@ -289,6 +293,24 @@ static int keyword(const char *s, size_t n)
 	    (n == 3 && !memcmp(s, "for", 3)))
 		return KW_LOOP;
 	return n == 2 && !memcmp(s, "if", 2) ? KW_IF : KW_NONE;
+}
+
+static int jump_keyword(const char *s, size_t n)
+{
+	return (n == 6 && !memcmp(s, "return", 6)) ||
+	       (n == 5 && !memcmp(s, "break", 5)) ||
+	       (n == 8 && !memcmp(s, "continue", 8)) ||
+	       (n == 4 && !memcmp(s, "goto", 4));
+}
+
+/* The statements open now hold a jump: their code may be no code. */
+static void mark_jumps(struct bodies *bs)
+{
+	size_t i;
+
+	for (i = 0; i < bs->nr; i++)
+		if (bs->v[i].state != B_WAIT)
+			bs->v[i].jumps = 1;
 }
 
 static int in_loop_condition(const struct parens *ps)
@@ -345,6 +367,9 @@ static void body_token(struct bodies *bs, struct lp_hints *out, char c,
 			h->then_first = b->first > h->line ? b->first :
 							     h->line + 1;
 			h->then_last = b->first ? b->last : 0;
+			h->then_apart = b->first > b->cond_last &&
+					b->cond_last == h->line;
+			h->then_jumps = b->jumps;
 		}
 		bs->nr--;
 	}
@@ -422,6 +447,8 @@ static void scan_text(struct scan *sc, const char *p)
 				p++;
 			n = (size_t)(p - s);
 			ps.after = keyword(s, n);
+			if (jump_keyword(s, n))
+				mark_jumps(&bs);
 			if (n == 16 && !memcmp(s, "__builtin_expect", 16)) {
 				expect_call(sc, p, func,
 					    in_loop_condition(&ps));
@@ -451,7 +478,8 @@ static void scan_text(struct scan *sc, const char *p)
 			paren_open(&ps, sc->out->nr, p);
 		} else if (*p == ')') {
 			paren -= paren > 0;
-			paren_close(&ps, &bs, sc->out, sc->out->nr, p);
+			paren_close(&ps, &bs, sc->out, sc->out->nr, p,
+				    sc->line);
 		}
 		else if (*p == '{' && !brace++)
 			memcpy(func, last_call, sizeof(func));

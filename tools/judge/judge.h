@@ -142,6 +142,13 @@ struct lp_hint {
 	 */
 	long then_first, then_last;
 	/*
+	 * ... the statement starts on a line after the condition, all of
+	 * which is on the hint's line; and it holds a return, break,
+	 * continue or goto, which the compiler may take straight from the
+	 * condition's jumps, leaving the statement's own lines no code.
+	 */
+	int then_apart, then_jumps;
+	/*
 	 * A part of an if's or a loop's condition (a && likely(b)): the
 	 * compiler may put the other parts' tests on its line (clang does,
 	 * for a condition over several lines), so its jumps are not surely
@@ -279,9 +286,11 @@ int lp_hints_find_db(struct lp_hints *out, const char *src,
  *  One site per hint in @out, its counts from the jumps of its line.  A
  *  site with a jump whose layout is against the hint (lp_insn.against) is
  *  ambiguous, and said on stderr; @against gets how many there were.
+ *  With @explain, every site that is not exact is said on stderr with
+ *  the first reason for it (judge --explain).
  */
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
-		    const struct lp_insns *in, size_t *against);
+		    const struct lp_insns *in, int explain, size_t *against);
 
 void lp_insns_release(struct lp_insns *in);
 /* The instruction of @obj at @addr, once lp_jumps_mark() sorted them. */

@@ -22,6 +22,7 @@ int main(int argc, char **argv)
 		sum += rare_above(v, 4000);
 		sum += and_never(v, 4000);
 		sum += cold_function(round);
+		sum += both_parts(v, 4000);
 	}
 	if (argc > 5)
 		sum += never_run(argc);

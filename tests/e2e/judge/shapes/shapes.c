@@ -97,3 +97,22 @@ __attribute__((cold, noinline)) int cold_function(int n)
 	}
 	return s + 1;
 }
+
+/*
+ * a condition of two parts that both run, guarding a block with no jump
+ * of its own: its tests read as a chain, every evaluation ending in the
+ * block or after it
+ */
+int both_parts(const int *v, int n)
+{
+	int i, s = 0;
+
+	for (i = 0; i < n; i++) {
+		if (likely(v[i] > 10 && (v[i] & 3) != 0)) {
+			s += v[i] % 7;
+			s ^= i;
+		}
+		s++;
+	}
+	return s;
+}

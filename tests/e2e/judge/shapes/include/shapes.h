@@ -14,6 +14,7 @@ int rare_above(const int *v, int n);
 int and_never(const int *v, int n);
 int never_run(int n);
 int cold_function(int n);
+int both_parts(const int *v, int n);
 
 static inline int clamp_small(int x)
 {

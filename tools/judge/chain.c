@@ -1,0 +1,264 @@
+/*
+ * chain.c - a condition of several parts read as a whole
+ *
+ * likely(a && b), the whole condition of one if, all its tests on the
+ * hint's line and the statement it guards on lines after it: every side
+ * of every jump of the line goes to the statement the if guards (T: the condition held), to
+ * another test of the line (C), or out to code after the statement or
+ * before the if (F: it did not), each followed through the straight code
+ * on the way.  Each evaluation ends in one T or F, so their flows count
+ * it, as long as the tests are entered once per evaluation: a test
+ * reached by C flows must run exactly that often, and a function has one
+ * entry test (a first test entered also from its own line, or a part
+ * entered from code of other lines, an inlined callee's, is no chain).
+ * The statement must be entered only from the chain, as often as the
+ * flows say, and the flows that leave it must go on at one place per
+ * function: a return or continue that the compiler took straight from a
+ * test would otherwise read as the condition not holding.  Anything the
+ * walk cannot place leaves the site as it was: ambiguous.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/chain.h"
+#include "usage.h"
+
+enum side { SIDE_UNSURE, SIDE_T, SIDE_F, SIDE_C };
+
+#define WALK_MAX 64
+
+static enum side follow_side(const struct lp_hint *hint,
+			     const struct lp_runs *r,
+			     struct lp_real_cache *cache,
+			     const struct lp_insn *j, uint64_t *at,
+			     const size_t *idx, size_t nidx, size_t *to)
+{
+	uint64_t addr = *at;
+	const struct lp_insns *in = r->in;
+	int step;
+	size_t k;
+
+	for (step = 0; step < WALK_MAX; step++) {
+		long i = lp_code_at(in, j->obj, addr);
+		const struct lp_code_insn *c;
+		const char *real;
+
+		*at = addr;
+		if (lp_in_then(r, hint, j->obj, addr))
+			return SIDE_T;
+		if (i < 0)
+			return SIDE_UNSURE;
+		c = &in->code[i];
+		real = c->line > 0 ? lp_real_of(cache, c->file) : NULL;
+		if (c->ifn && *c->ifn && j->sym && strcmp(c->ifn, hint->func) &&
+		    !lp_same_function(c->ifn, j->sym))
+			return SIDE_UNSURE;     /* an inlined callee's code */
+		if (c->line > 0 && (!real || strcmp(real, hint->real)))
+			return SIDE_UNSURE;
+		if (c->line > 0 && c->line != hint->line)
+			return c->line < hint->line ||
+			       c->line > hint->then_last ? SIDE_F : SIDE_UNSURE;
+		if (c->flow == LP_FLOW_COND) {
+			for (k = 0; k < nidx; k++)
+				if (r->in->v[idx[k]].addr == c->addr &&
+				    !strcmp(r->in->v[idx[k]].obj, c->obj))
+					break;
+			*to = k;
+			return k < nidx ? SIDE_C : SIDE_UNSURE;
+		}
+		if (c->flow == LP_FLOW_END ||
+		    (size_t)i + 1 >= in->code_nr ||
+		    strcmp(in->code[i + 1].obj, c->obj))
+			return SIDE_UNSURE;
+		addr = c->flow == LP_FLOW_JMP ? c->target
+					      : in->code[i + 1].addr;
+	}
+	return SIDE_UNSURE;
+}
+
+/*
+ * The flows of the chain: into T, into F, into each test by C, and into
+ * the statement at each place it was entered.
+ */
+struct chain {
+	uint64_t t, f;
+	uint64_t *c_in;
+	struct landing {
+		const char *obj, *sym;
+		uint64_t addr, n;
+	} land[16], fland[16];
+	size_t nland, nfland;
+};
+
+/* A flow of @n into @addr, in @v: -1 past a handful of places. */
+static int land(struct landing *v, size_t *nr, const struct lp_insn *j,
+		uint64_t addr, uint64_t n)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (v[i].addr == addr && !strcmp(v[i].obj, j->obj))
+			break;
+	if (i == 16)
+		return -1;
+	if (i == *nr) {
+		v[i].obj = j->obj;
+		v[i].sym = j->sym;
+		v[i].addr = addr;
+		v[i].n = 0;
+		++*nr;
+	}
+	v[i].n += n;
+	return 0;
+}
+
+static int add_side(struct chain *ch, const struct lp_hint *hint,
+		    const struct lp_runs *r, struct lp_real_cache *cache,
+		    const struct lp_insn *j, uint64_t addr, uint64_t n,
+		    const size_t *idx, size_t nidx)
+{
+	size_t to = 0;
+	enum side s = follow_side(hint, r, cache, j, &addr, idx, nidx, &to);
+
+	if (s == SIDE_T && land(ch->land, &ch->nland, j, addr, n) == 0)
+		ch->t += n;
+	else if (s == SIDE_F && land(ch->fland, &ch->nfland, j, addr, n) == 0)
+		ch->f += n;
+	else if (s == SIDE_C && r->in->v[idx[to]].addr != j->addr)
+		ch->c_in[to] += n;
+	else
+		return -1;
+	return (int)s;
+}
+
+/*
+ * The statement the if guards, entered only from the chain: where it
+ * was, as often as the chain went there (a return or a continue may be
+ * taken from elsewhere, or straight from a test: hints whose statement
+ * holds one are no chain).
+ */
+static int entered_only_by_chain(const struct chain *ch,
+				 const struct lp_insns *in)
+{
+	size_t i, k;
+
+	/*
+	 * Where the condition did not hold, a function's chain goes on at
+	 * one place, after the statement: a second place is a return or a
+	 * continue taken straight from a test, the statement's flow read
+	 * as the other side's.
+	 */
+	for (i = 0; i < ch->nfland; i++) {
+		const struct landing *a = &ch->fland[i];
+
+		for (k = i + 1; k < ch->nfland; k++) {
+			const struct landing *b = &ch->fland[k];
+
+			if (!strcmp(a->obj, b->obj) && a->sym && b->sym &&
+			    lp_same_function(a->sym, b->sym))
+				return 0;
+		}
+	}
+	for (i = 0; i < ch->nland; i++) {
+		const struct lp_insn *ins = lp_insns_find(in, ch->land[i].obj,
+							   ch->land[i].addr);
+
+		if (!ins || ins->exe != ch->land[i].n)
+			return 0;
+	}
+	return 1;
+}
+
+/* Has function @sym of @obj code of the lines the if guards? */
+static int then_has_code(const struct lp_hint *hint, const struct lp_runs *r,
+			 const char *obj, const char *sym)
+{
+	size_t k;
+
+	for (k = 0; k < r->in->lines_nr; k++) {
+		const struct lp_code_line *c = &r->in->lines[k];
+
+		if (c->addr && c->sym && c->line >= hint->then_first &&
+		    c->line <= hint->then_last && !strcmp(c->obj, obj) &&
+		    lp_same_function(c->sym, sym) && r->line_real[k] &&
+		    !strcmp(r->line_real[k], hint->real))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Each test entered by C flows exactly; one entry test per function,
+ * whose function has code of the statement (else a condition that never
+ * held and one whose statement the compiler made a cmov look alike).
+ */
+static int chain_balanced(const struct chain *ch, const struct lp_runs *r,
+			  const size_t *idx, size_t nidx,
+			  const struct lp_hint *hint)
+{
+	const struct lp_insns *in = r->in;
+	size_t k, m;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *a = &in->v[idx[k]];
+
+		if (ch->c_in[k]) {
+			if (ch->c_in[k] != a->exe)
+				return 0;
+			continue;
+		}
+		if (a->exe && (!a->sym || !then_has_code(hint, r, a->obj,
+							  a->sym)))
+			return 0;
+		for (m = k + 1; m < nidx; m++) {
+			const struct lp_insn *b = &in->v[idx[m]];
+
+			if (!ch->c_in[m] && a->exe && b->exe && a->sym &&
+			    b->sym && !strcmp(a->obj, b->obj) &&
+			    lp_same_function(a->sym, b->sym))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
+		      const struct lp_runs *r, struct lp_real_cache *cache,
+		      const size_t *idx, size_t nidx)
+{
+	struct chain ch;
+	size_t k;
+	int ok = 1;
+
+	memset(&ch, 0, sizeof(ch));
+	if (hint->loop || hint->part || !hint->then_apart ||
+	    hint->then_first <= 0 || hint->then_first > hint->then_last ||
+	    (hint->expect != 0 && hint->expect != 1) || !*hint->func)
+		return 0;
+	ch.c_in = lp_xcalloc(nidx + 1, sizeof(*ch.c_in));
+	for (k = 0; k < nidx && ok; k++) {
+		const struct lp_insn *j = &r->in->v[idx[k]];
+		int a, b;
+
+		if (!j->cond || !j->next || j->doubt || j->against) {
+			ok = 0;
+			break;
+		}
+		if (!j->exe)
+			continue;
+		a = add_side(&ch, hint, r, cache, j, j->target, j->taken,
+			     idx, nidx);
+		b = add_side(&ch, hint, r, cache, j, j->next,
+			     j->exe - j->taken, idx, nidx);
+		/* T and F, or a test on one side: never two of a kind */
+		ok = a > 0 && b > 0 && a != b;
+	}
+	ok = ok && chain_balanced(&ch, r, idx, nidx, hint) &&
+	     entered_only_by_chain(&ch, r->in) && ch.t + ch.f;
+	if (ok) {
+		s->correct = hint->expect ? ch.t : ch.f;
+		s->incorrect = hint->expect ? ch.f : ch.t;
+	}
+	free(ch.c_in);
+	return ok;
+}

@@ -1,0 +1,23 @@
+/*
+ * chain.h - a condition of several parts read as a whole
+ * (tools/judge/chain.c)
+ */
+#ifndef LP_JUDGE_CHAIN_H
+#define LP_JUDGE_CHAIN_H
+
+#include <stddef.h>
+
+#include "judge/where.h"
+
+/*! lp_judge_read_chain() :
+ *  Reads the @nidx jumps @idx (into r->in->v) of @hint's line as the
+ *  tests of one condition of several parts guarding an if's statement.
+ *  @return : 1 with @s's correct and incorrect set, where every side of
+ *            every jump was placed and the flows add up; 0 otherwise,
+ *            @s untouched.
+ */
+int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
+			const struct lp_runs *r, struct lp_real_cache *cache,
+			const size_t *idx, size_t nidx);
+
+#endif /* LP_JUDGE_CHAIN_H */

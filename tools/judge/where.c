@@ -1,0 +1,109 @@
+/*
+ * where.c - where an address of the binary is: which real file, which
+ * line, which statement of a hint's if, which part of which function
+ * (shared by decide.c and chain.c)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge/where.h"
+#include "usage.h"
+
+const char *lp_real_of(struct lp_real_cache *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		if (c->name[i] == name)
+			return c->real[i];
+	c->name = lp_xrealloc(c->name, (c->nr + 1) * sizeof(*c->name));
+	c->real = lp_xrealloc(c->real, (c->nr + 1) * sizeof(*c->real));
+	c->name[c->nr] = name;
+	c->real[c->nr] = realpath(name, NULL);
+	return c->real[c->nr++];
+}
+
+static const struct lp_insns *sort_in;
+
+static int cmp_run(const void *pa, const void *pb)
+{
+	const struct lp_code_line *a = &sort_in->lines[*(const size_t *)pa];
+	const struct lp_code_line *b = &sort_in->lines[*(const size_t *)pb];
+	int c = a->obj == b->obj ? 0 : strcmp(a->obj, b->obj);
+
+	return c ? c : (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+void lp_runs_init(struct lp_runs *r, const struct lp_insns *in,
+		      const char **line_real)
+{
+	size_t k;
+
+	r->in = in;
+	r->line_real = line_real;
+	r->by_addr = lp_xcalloc(in->lines_nr + 1, sizeof(*r->by_addr));
+	r->nr = 0;
+	for (k = 0; k < in->lines_nr; k++)
+		if (in->lines[k].addr)
+			r->by_addr[r->nr++] = k;
+	sort_in = in;
+	if (r->nr > 1)
+		qsort(r->by_addr, r->nr, sizeof(*r->by_addr), cmp_run);
+}
+
+int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
+		   const char *obj, uint64_t addr)
+{
+	size_t lo = 0, hi = r->nr;
+	const struct lp_code_line *c;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct lp_code_line *m = &r->in->lines[r->by_addr[mid]];
+		int cmp = m->obj == obj ? 0 : strcmp(m->obj, obj);
+
+		if (cmp < 0 || (!cmp && m->addr <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	c = &r->in->lines[r->by_addr[lo - 1]];
+	return !strcmp(c->obj, obj) && r->line_real[r->by_addr[lo - 1]] &&
+	       !strcmp(r->line_real[r->by_addr[lo - 1]], hint->real) &&
+	       c->line >= hint->then_first && c->line <= hint->then_last;
+}
+
+int lp_same_function(const char *a, const char *b)
+{
+	size_t na = strcspn(a, "."), nb = strcspn(b, ".");
+
+	if (!strcmp(a, b))
+		return 1;
+	if (na != nb || strncmp(a, b, na))
+		return 0;
+	return (!a[na] || !strncmp(a + na, ".cold", 5)) &&
+	       (!b[nb] || !strncmp(b + nb, ".cold", 5));
+}
+
+long lp_code_at(const struct lp_insns *in, const char *obj,
+		    uint64_t addr)
+{
+	size_t lo = 0, hi = in->code_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct lp_code_insn *c = &in->code[mid];
+		int cmp = c->obj == obj ? 0 : strcmp(c->obj, obj);
+
+		if (cmp < 0 || (!cmp && c->addr < addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == in->code_nr || in->code[lo].addr != addr ||
+	    strcmp(in->code[lo].obj, obj))
+		return -1;
+	return (long)lo;
+}

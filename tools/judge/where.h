@@ -1,0 +1,50 @@
+/*
+ * where.h - where an address of the binary is (tools/judge/where.c)
+ */
+#ifndef LP_JUDGE_WHERE_H
+#define LP_JUDGE_WHERE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "judge/judge.h"
+
+/* The real path of each instruction's file, computed once per name. */
+struct lp_real_cache {
+	const char **name;
+	char **real;
+	size_t nr;
+};
+
+/*! lp_real_of() :
+ *  The real path of @name (compared by pointer: names are interned), or
+ *  NULL where it does not resolve; kept in @c for the caller to free.
+ */
+const char *lp_real_of(struct lp_real_cache *c, const char *name);
+
+/*
+ * The runs of instructions of the line tables by object and address, to
+ * say which line an address is on: @line_real holds their real paths.
+ */
+struct lp_runs {
+	const struct lp_insns *in;
+	const char **line_real;
+	size_t *by_addr;
+	size_t nr;
+};
+
+/* Sorts the runs of @in (by_addr to free). */
+void lp_runs_init(struct lp_runs *r, const struct lp_insns *in,
+		  const char **line_real);
+
+/* Is @addr of @obj on a line of the statement @hint's if guards? */
+int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
+	       const char *obj, uint64_t addr);
+
+/* "f" of "f.cold" and of "f": the parts of one function are one. */
+int lp_same_function(const char *a, const char *b);
+
+/* The index of @obj's instruction at @addr in in->code, or -1. */
+long lp_code_at(const struct lp_insns *in, const char *obj, uint64_t addr);
+
+#endif /* LP_JUDGE_WHERE_H */
