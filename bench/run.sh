@@ -10,6 +10,9 @@
 #   merge.sh      merging a fleet: 8 x 1M sites, 10,000 small profiles
 #   judge.sh      likelyprof judge on unmodified binaries against the
 #                 exact counts of instrumented builds (lz4, zstd fetched)
+#   short-process.sh  what a site costs a process that runs for a moment:
+#                 start-up, first counts and the dump, at 200 to 20,000
+#                 sites, beside gcc --coverage
 #
 # A part gets the environment of `make bench` (LIKELYPROF, the command;
 # LIKELYPROF_INCLUDE_DIR and LIKELYPROF_LIB_DIR, the header and the
@@ -59,13 +62,14 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead shared tools merge judge; do
+	for part in overhead shared tools merge judge short-process; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
 		shared) title="Overhead in shared libraries" ;;
 		tools) title="The command at 10k, 100k and 1M sites" ;;
 		merge) title="Merging a fleet" ;;
 		judge) title="Judging an unmodified binary" ;;
+		short-process) title="A short process" ;;
 		esac
 		printf '\n## %s\n\n' "$title"
 		if [ -x "$here/$part.sh" ]; then

@@ -146,6 +146,14 @@ static int expand_path(char *out, size_t cap, const char *pattern)
 	return 0;
 }
 
+/* A dump's sum starts from the totals; assigned, not a memcpy() call. */
+static void cell_start(struct lp_cell *c)
+{
+	c->sum[C_CORRECT] = c->total[C_CORRECT];
+	c->sum[C_INCORRECT] = c->total[C_INCORRECT];
+	c->sum[C_CONSTANT] = c->total[C_CONSTANT];
+}
+
 static void sum_counts(void)
 {
 	struct lp_module *m;
@@ -155,10 +163,9 @@ static void sum_counts(void)
 
 	for (m = lp__rt.modules; m; m = m->next)
 		for (i = 0; i < (size_t)(m->last - m->first); i++)
-			memcpy(m->cells[i].sum, m->cells[i].total,
-			       sizeof(m->cells[i].sum));
+			cell_start(&m->cells[i]);
 	for (d = lp__rt.dyn_all; d; d = d->all)
-		memcpy(d->cell.sum, d->cell.total, sizeof(d->cell.sum));
+		cell_start(&d->cell);
 	for (t = lp__rt.threads; t; t = t->next) {
 		if (!t->live)
 			continue;
@@ -181,39 +188,10 @@ static void sum_counts(void)
 		}
 }
 
-/*
- * A C++ site is shared by every instantiation of its template, but g++
- * names the function after the one that ran first ("pos<int>" in one run,
- * "pos<double>" in the next), and clang never adds the arguments: the
- * name is written without a trailing template argument list, so runs
- * merge into one row.  "operator<=>" and "operator>" keep their names.
- */
-static const char *plain_func(const char *func)
-{
-	static char buf[512];
-	size_t n = strlen(func), depth = 0, i;
-
-	if (!n || func[n - 1] != '>')
-		return func;
-	for (i = n; i-- > 0;) {
-		depth += func[i] == '>';
-		depth -= func[i] == '<';
-		if (!depth)
-			break;
-	}
-	if (depth || i == 0 || i >= sizeof(buf))
-		return func;
-	while (i && func[i - 1] == ' ')
-		i--;
-	if (i >= 8 && !memcmp(func + i - 8, "operator", 8))
-		return func;
-	memcpy(buf, func, i);
-	buf[i] = '\0';
-	return buf;
-}
-
+/* @func: the site's, or a C++ site's plain name (lp_dynsite). */
 static void sink_one(struct lp_sink *sink, const struct lp_site *s,
-		     const struct lp_cell *c, unsigned long long *count)
+		     const char *func, const struct lp_cell *c,
+		     unsigned long long *count)
 {
 	unsigned long long correct = c->sum[C_CORRECT];
 
@@ -228,7 +206,7 @@ static void sink_one(struct lp_sink *sink, const struct lp_site *s,
 		correct += c->sum[C_CONSTANT];
 	lp_sink_site(sink, correct, c->sum[C_INCORRECT],
 		     c->sum[C_CONSTANT], s->expect, s->file, (long)s->line,
-		     plain_func(s->func), s->unit, s->cond);
+		     func, s->unit, s->cond);
 	(*count)++;
 }
 
@@ -292,6 +270,7 @@ static void sink_identity(struct lp_sink *sink)
 
 static int write_profile(int fd)
 {
+	static struct lp_texts texts;   /* dumps are serialised by the lock */
 	struct fd_sink fs;
 	struct lp_module *m;
 	struct lp_dynsite *d;
@@ -305,6 +284,8 @@ static int write_profile(int fd)
 	fs.sink.cap = sizeof(dump_buf);
 	fs.sink.flush = fd_flush;
 	fs.sink.unexpand = 1;
+	memset(&texts, 0, sizeof(texts));
+	fs.sink.texts = &texts;
 	fs.fd = fd;
 	lp__put_ulong(pid, sizeof(pid), &len, (unsigned long)getpid());
 
@@ -315,9 +296,10 @@ static int write_profile(int fd)
 	sink_identity(&fs.sink);
 	for (m = lp__rt.modules; m; m = m->next)
 		for (i = 0; i < (size_t)(m->last - m->first); i++)
-			sink_one(&fs.sink, &m->first[i], &m->cells[i], &count);
+			sink_one(&fs.sink, &m->first[i], m->first[i].func,
+				 &m->cells[i], &count);
 	for (d = lp__rt.dyn_all; d; d = d->all)
-		sink_one(&fs.sink, &d->site, &d->cell, &count);
+		sink_one(&fs.sink, &d->site, d->plain_func, &d->cell, &count);
 	lp_sink_end(&fs.sink, count);
 	return lp_sink_finish(&fs.sink);
 }

@@ -49,18 +49,52 @@ void lp_sink_str(struct lp_sink *sink, const char *s)
 		lp_sink_bytes(sink, s, strlen(s));
 }
 
-/* Writes @v in decimal at @p; returns the end. */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+/*
+ * Writes @v in decimal at @p; returns the end.  Two digits a step, from
+ * the end, into place: a dump writes five numbers per site.
+ */
 static char *put_u64(char *p, uint64_t v)
 {
-	char d[24];
-	size_t i = sizeof(d);
+	static const uint64_t tens[] = {
+		10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	size_t digits = 1;
+	char *end;
 
-	do {
-		d[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(p, d + i, sizeof(d) - i);
-	return p + sizeof(d) - i;
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	while (digits < sizeof(tens) / sizeof(tens[0]) + 1 &&
+	       v >= tens[digits - 1])
+		digits++;
+	end = p + digits;
+	p = end;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		p -= 2;
+		p[0] = digit_pairs[2 * r];
+		p[1] = digit_pairs[2 * r + 1];
+	}
+	if (v >= 10) {
+		p[-2] = digit_pairs[2 * v];
+		p[-1] = digit_pairs[2 * v + 1];
+	} else {
+		p[-1] = (char)('0' + v);
+	}
+	return end;
 }
 
 void lp_sink_u64(struct lp_sink *sink, uint64_t v)
@@ -323,10 +357,176 @@ static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 		lp_sink_escaped(sink, cond);
 }
 
+/* --- the runtime's fast path ------------------------------------------ */
+
+#ifdef __SSE2__
+/*
+ * The 16 bytes at @s: non-zero when one needs an escape or two
+ * underscores stand together; *@carry says whether the byte before them
+ * was an underscore, and is set for the next 16.
+ */
+static int special_or_pair16(const char *s, unsigned *carry)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+	unsigned us = (unsigned)_mm_movemask_epi8(
+		_mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+	unsigned pairs = us & ((us << 1) | *carry);
+
+	*carry = us >> 15;
+	return lp_special16(s) | (int)pairs;
+}
+#endif
+
+/*
+ * Whether @s[0..n) goes into a record as it is: no byte to escape and no
+ * "__", which may begin a hint the header expanded (lp_sink_cond()).
+ */
+static int plain_text(const char *s, size_t n)
+{
+#ifdef __SSE2__
+	unsigned carry = 0;
+	char pad[16];
+	size_t i;
+
+	if (n < 16) {
+		/* never read past the string: padded with plain bytes */
+		memset(pad, 'a', sizeof(pad));
+		memcpy(pad, s, n);
+		return !special_or_pair16(pad, &carry);
+	}
+	for (i = 0; i + 16 <= n; i += 16)
+		if (special_or_pair16(s + i, &carry))
+			return 0;
+	/* the last 16 bytes hold the rest, and the pair across the seam */
+	carry = 0;
+	return i == n || !special_or_pair16(s + n - 16, &carry);
+#else
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f || c == '\\' ||
+		    (c == '_' && i + 1 < n && s[i + 1] == '_'))
+			return 0;
+	}
+	return 1;
+#endif
+}
+
+static int no_room(struct lp_sink *sink)
+{
+	(void)sink;
+	return -LP_EIO;
+}
+
+/* @t made to hold @s escaped; 0 if too long.  Once per run of sites. */
+static __attribute__((noinline)) int text_fill(struct lp_text *t,
+					       const char *s)
+{
+	struct lp_sink mem;
+
+	memset(&mem, 0, sizeof(mem));
+	mem.buf = t->text;
+	mem.cap = sizeof(t->text);
+	mem.flush = no_room;
+	lp_sink_escaped(&mem, s);
+	t->key = s;
+	t->len = mem.error ? LP_TEXT_NONE : mem.len;
+	return !mem.error;
+}
+
+/* @t holds @s escaped, made now if it held another; 0 if too long. */
+static inline int text_get(struct lp_text *t, const char *s)
+{
+	if (t->key == s)
+		return t->len != LP_TEXT_NONE;
+	return text_fill(t, s);
+}
+
+/* A copy of fixed size, which the compiler inlines: the room is there. */
+static char *put_text(char *p, const struct lp_text *t)
+{
+	memcpy(p, t->text, sizeof(t->text));
+	return p + t->len;
+}
+
+static char *put_long(char *p, long v)
+{
+	if (v >= 0)
+		return put_u64(p, (uint64_t)v);
+	*p++ = '-';
+	return put_u64(p, (uint64_t)0 - (uint64_t)v);
+}
+
+/* A record's room besides its texts: "site", six numbers, TABs, "\n". */
+#define SITE_FIXED 160
+
+/*
+ * A site record written straight into the buffer, from the texts of
+ * sink->texts and a cond that needs no escape and no unexpanding: what a
+ * short process pays per site is mostly this.  0 when the record is not
+ * of that kind (the caller writes it the general way), nothing written.
+ */
+static int site_fast(struct lp_sink *sink, uint64_t correct,
+		     uint64_t incorrect, uint64_t constant, long expect,
+		     const char *file, long line, const char *func,
+		     const char *unit, const char *cond)
+{
+	struct lp_texts *x = sink->texts;
+	size_t n, need;
+	char *p;
+
+	cond = cond ? cond : "";
+	n = strlen(cond);
+	need = SITE_FIXED + 3 * LP_TEXT_MAX + n;
+
+	if (!text_get(&x->file, file) || !text_get(&x->func, func) ||
+	    !text_get(&x->unit, unit) || !plain_text(cond, n) ||
+	    need > sink->cap || sink->error)
+		return 0;
+	if (sink->cap - sink->len < need && sink->flush(sink) < 0) {
+		sink->error = -LP_EIO;
+		return 1;
+	}
+	p = sink->buf + sink->len;
+	memcpy(p, "site\t", 5);
+	p = put_u64(p + 5, correct);
+	*p++ = '\t';
+	p = put_u64(p, incorrect);
+	*p++ = '\t';
+	p = put_u64(p, constant);
+	*p++ = '\t';
+	if (expect == LP_EXPECT_UNKNOWN) {
+		*p++ = '?';
+	} else if (expect == LP_EXPECT_IF) {
+		*p++ = 'i';
+		*p++ = 'f';
+	} else {
+		p = put_long(p, expect);
+	}
+	*p++ = '\t';
+	p = put_text(p, &x->file);
+	*p++ = '\t';
+	p = put_long(p, line);
+	*p++ = '\t';
+	p = put_text(p, &x->func);
+	*p++ = '\t';
+	p = put_text(p, &x->unit);
+	*p++ = '\t';
+	memcpy(p, cond, n);
+	p[n] = '\n';
+	sink->len = (size_t)(p + n + 1 - sink->buf);
+	return 1;
+}
+
 void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
 		  uint64_t constant, long expect, const char *file, long line,
 		  const char *func, const char *unit, const char *cond)
 {
+	if (sink->texts && site_fast(sink, correct, incorrect, constant,
+				     expect, file, line, func, unit, cond))
+		return;
 	sink_site_fields(sink, correct, incorrect, constant, expect, file,
 			 line, func, unit, cond);
 	sink_putc(sink, '\n');

@@ -17,6 +17,26 @@
 #define LP_PROFILE_VERSION 1
 #define LP_PROFILE_MAGIC "likelyprof-profile"
 
+/*
+ * A text field of a site record, escaped once: the sites of one unit name
+ * their file and unit, and those of one function the function, by the
+ * same address.  @key is the string's address; a NULL key is the empty
+ * text, so a zeroed entry is valid.  LP_TEXT_MAX bytes at most: a text
+ * that needs more is written as it comes (len LP_TEXT_NONE).
+ */
+#define LP_TEXT_MAX 64
+#define LP_TEXT_NONE ((size_t)-1)
+struct lp_text {
+	const char *key;
+	size_t len;
+	char text[LP_TEXT_MAX];
+};
+
+/* The runtime's cache of the last file, function and unit written. */
+struct lp_texts {
+	struct lp_text file, func, unit;
+};
+
 /* A text sink the writer appends to; flush() empties buf when it is full. */
 struct lp_sink {
 	char *buf;
@@ -26,6 +46,12 @@ struct lp_sink {
 	void *opaque;                         /* for flush() */
 	int error;                            /* first flush error, sticky */
 	int unexpand;   /* lp_sink_site() writes cond with lp_sink_cond() */
+	/*
+	 * Zeroed, or NULL: the texts lp_sink_site() writes from, so that a
+	 * dump of a short process costs little per site.  The strings must
+	 * not change while the sink is in use.
+	 */
+	struct lp_texts *texts;
 };
 
 /*! lp_sink_bytes() / lp_sink_str() / lp_sink_u64() / lp_sink_long() :

@@ -163,6 +163,10 @@ void lp__build_note(const void *anchor)
 	f.hex = hex;
 	f.is_program = 1;
 	dl_iterate_phdr(build_cb, &f);
+	if (!anchor) {
+		lp__rt.program_lo = f.lo;
+		lp__rt.program_hi = f.hi;
+	}
 	/* linked with --build-id=none: nothing to say */
 	if (!f.found)
 		return;
@@ -253,44 +257,42 @@ static struct lp_module *module_revive(const struct lp_site *first,
 }
 
 /*
- * The alias record at @i of @m, as cells[] indices: 0, or -1 when it
- * does not describe a run of this module's sites (a record from a
- * broken object counts nothing rather than the wrong site).
+ * The alias record at @i of the @n at @first, as cells[] indices: 0, or
+ * -1 when it does not describe a run of this module's sites (a record
+ * from a broken object counts nothing rather than the wrong site).
  */
-static int alias_read(const struct lp_module *m, size_t i,
+static int alias_read(const struct lp_site *first, size_t n, size_t i,
 		      struct lp_alias *a)
 {
-	const struct lp_site *s = &m->first[i];
-	size_t n = (size_t)(m->last - m->first), place = s->line >> 2;
-	long step = (long)sizeof(*s);
-	long member;
+	const struct lp_site *s = &first[i];
+	size_t place = s->line >> 2;
+	/* a distance in records; unsigned, so one test bounds it both ways */
+	size_t member = i + (size_t)(s->expect / (long)sizeof(*s));
 
-	if (s->expect % step || (s->line & 3) > 2 || place > i)
+	if (s->expect % (long)sizeof(*s) || (s->line & 3) > 2 ||
+	    place > i || member >= n || first[member].abi != LP_SITE_ABI ||
+	    first[i - place].abi != LP_SITE_ABI_ALIAS ||
+	    first[i - place].line >> 2)
 		return -1;
-	member = (long)i + s->expect / step;
-	if (member < 0 || (size_t)member >= n ||
-	    m->first[member].abi != LP_SITE_ABI ||
-	    m->first[i - place].abi != LP_SITE_ABI_ALIAS ||
-	    m->first[i - place].line >> 2)
-		return -1;
-	a->member = (size_t)member;
+	a->member = member;
 	a->leader = i - place;
 	a->field = s->line & 3;
 	return 0;
 }
 
-/* Reads the module's alias records into m->aliases. */
+/* Reads the module's alias records into m->aliases: one pass to count. */
 static void module_aliases(struct lp_module *m)
 {
-	size_t i, k = 0, n = (size_t)(m->last - m->first);
+	const struct lp_site *first = m->first;
+	size_t i, k = 0, n = (size_t)(m->last - first);
 
 	for (i = 0; i < n; i++)
-		k += m->first[i].abi == LP_SITE_ABI_ALIAS;
+		k += first[i].abi == LP_SITE_ABI_ALIAS;
 	m->aliases = k ? lp__arena_alloc(k * sizeof(*m->aliases)) : NULL;
 	m->naliases = 0;
 	for (i = 0; m->aliases && i < n; i++)
-		if (m->first[i].abi == LP_SITE_ABI_ALIAS &&
-		    alias_read(m, i, &m->aliases[m->naliases]) == 0)
+		if (first[i].abi == LP_SITE_ABI_ALIAS &&
+		    alias_read(first, n, i, &m->aliases[m->naliases]) == 0)
 			m->naliases++;
 }
 
@@ -360,6 +362,35 @@ static int cell_in_module(const struct lp_cell *c, const struct lp_module *m)
 }
 
 /*
+ * The string @s of record @i, copied; a string the record before holds
+ * too (a unit's file, a function's name) is copied once, so that the
+ * dump's writer sees one text at one address, as it did in the module.
+ */
+static const char *copy_str(const struct lp_site *copy,
+			    const struct lp_site *from, size_t i,
+			    const char *s)
+{
+	if (i && s == from[i - 1].file)
+		return copy[i - 1].file;
+	if (i && s == from[i - 1].func)
+		return copy[i - 1].func;
+	if (i && s == from[i - 1].unit)
+		return copy[i - 1].unit;
+	return lp__arena_strdup(s);
+}
+
+static void copy_site(struct lp_site *copy, const struct lp_site *from,
+		      size_t i)
+{
+	copy[i] = from[i];
+	copy[i].file = copy_str(copy, from, i, from[i].file);
+	copy[i].func = copy_str(copy, from, i, from[i].func);
+	copy[i].cond = lp__arena_strdup(from[i].cond);
+	copy[i].unit = from[i].unit == from[i].file ? copy[i].file :
+		       copy_str(copy, from, i, from[i].unit);
+}
+
+/*
  * dlclose(): the module's thread-local counters and its strings are about
  * to go.  Sum the counters of every thread, copy the records, and drop
  * the slots that point into the module.  At process exit nothing goes
@@ -377,6 +408,15 @@ LP_API void lp__module_remove(const struct lp_site *first,
 
 	(void)last;
 	lp__lock();
+	/*
+	 * The program is never unloaded: its destructors run at exit, and
+	 * so does everything after them.  The runtime's atexit() handler
+	 * says so too late where the runtime is a shared library: glibc
+	 * registered its _dl_fini, which runs the destructors, after it.
+	 */
+	if ((uintptr_t)first >= lp__rt.program_lo &&
+	    (uintptr_t)first < lp__rt.program_hi)
+		__atomic_store_n(&lp__rt.exiting, 1, __ATOMIC_RELEASE);
 	if (__atomic_load_n(&lp__rt.exiting, __ATOMIC_ACQUIRE))
 		goto out;
 	for (it = lp__rt.modules; it; it = it->next)
@@ -408,15 +448,8 @@ LP_API void lp__module_remove(const struct lp_site *first,
 			lp__arena_alloc(n * sizeof(*copy));
 
 		if (copy && !m->copy) {
-			for (i = 0; i < n; i++) {
-				const struct lp_site *s = &m->first[i];
-
-				copy[i] = *s;
-				copy[i].file = lp__arena_strdup(s->file);
-				copy[i].func = lp__arena_strdup(s->func);
-				copy[i].cond = lp__arena_strdup(s->cond);
-				copy[i].unit = lp__arena_strdup(s->unit);
-			}
+			for (i = 0; i < n; i++)
+				copy_site(copy, m->first, i);
 			m->copy = copy;
 		}
 		if (copy) {

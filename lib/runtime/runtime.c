@@ -129,7 +129,9 @@ void lp__unlock(void)
 		 * left its registration.  The loop catches what arrives
 		 * while we write.
 		 */
-		drained += lp__drain_deferred();
+		/* every first count passes here: a call only when needed */
+		if (__atomic_load_n(&lp__n_deferred, __ATOMIC_RELAXED))
+			drained += lp__drain_deferred();
 		while (__atomic_load_n(&lp__rt.pending_dump,
 				       __ATOMIC_ACQUIRE)) {
 			__atomic_store_n(&lp__rt.pending_dump, 0,

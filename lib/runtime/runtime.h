@@ -55,6 +55,7 @@ struct lp_module {
 struct lp_dynsite {
 	const struct lp_site *key;      /* the module's static record */
 	struct lp_site site;            /* copy, strings in the arena */
+	const char *plain_func;         /* its name as written (threads.c) */
 	struct lp_cell cell;
 	const void *base;
 	struct lp_dynsite *next;        /* hash chain */
@@ -106,6 +107,7 @@ struct lp_rt {
 	size_t dyn_n, dyn_buckets;
 	size_t dyn_orphans;             /* entries whose module went away */
 	struct lp_build *builds;        /* in load order, the program first */
+	uintptr_t program_lo, program_hi;       /* the program's segments */
 	struct lp_listed *listed;
 	struct lp_thread *threads;
 	pthread_key_t thread_key;

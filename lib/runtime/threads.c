@@ -34,6 +34,11 @@
  * would point into storage that goes with the thread.
  */
 static __thread int self_left __attribute__((tls_model("initial-exec")));
+/*
+ * Set once this thread's exit will be told (its key holds its counters):
+ * every first count asks, and pthread_getspecific() is a call.
+ */
+static __thread int self_armed __attribute__((tls_model("initial-exec")));
 
 /* --- threads ----------------------------------------------------------- */
 
@@ -70,10 +75,13 @@ void lp__thread_arm_exit(struct lp_thread *t)
 	 * glibc keeps the first 32 keys in the thread's own block; past them
 	 * it may calloc, which a first count from the stub must not do.
 	 */
-	if (LP_IN_STUB() && lp__rt.thread_key >= 32)
+	if (self_armed || (LP_IN_STUB() && lp__rt.thread_key >= 32))
 		return;
-	if (t && lp__rt.have_key && !pthread_getspecific(lp__rt.thread_key))
-		pthread_setspecific(lp__rt.thread_key, t);
+	if (!t || !lp__rt.have_key)
+		return;
+	if (pthread_getspecific(lp__rt.thread_key) ||
+	    !pthread_setspecific(lp__rt.thread_key, t))
+		self_armed = 1;
 }
 
 static int thread_add_slot(struct lp_thread *t, struct lp_counter *ctr,
@@ -123,6 +131,7 @@ void lp__thread_exit(void *arg)
 	if (lp__self == t)
 		lp__self = NULL;
 	self_left = 1;
+	self_armed = 0;
 	lp__unlock();
 	errno = saved;
 }
@@ -135,7 +144,8 @@ void lp__thread_exit(void *arg)
  */
 static int thread_exit_known(void)
 {
-	return !LP_IN_STUB() || !lp__rt.have_key || lp__rt.thread_key < 32 ||
+	return self_armed || !LP_IN_STUB() || !lp__rt.have_key ||
+	       lp__rt.thread_key < 32 ||
 	       pthread_getspecific(lp__rt.thread_key) != NULL ||
 	       syscall(SYS_gettid) == getpid();
 }
@@ -307,6 +317,42 @@ static struct lp_dynsite *dyn_find(const struct lp_site *key)
 	return NULL;
 }
 
+/*
+ * A C++ site is shared by every instantiation of its template, but g++
+ * names the function after the one that ran first ("pos<int>" in one run,
+ * "pos<double>" in the next), and clang never adds the arguments: the
+ * name is written without a trailing template argument list, so runs
+ * merge into one row.  "operator<=>" and "operator>" keep their names.
+ * Made once, when the site is, rather than at every dump.  (C's __func__
+ * never ends in '>': a C site's name is written as it is.)
+ */
+static const char *plain_func(const char *func)
+{
+	size_t n = func ? strlen(func) : 0, depth = 0, i;
+	char *cut;
+
+	if (!n || func[n - 1] != '>')
+		return func;
+	for (i = n; i-- > 0;) {
+		depth += func[i] == '>';
+		depth -= func[i] == '<';
+		if (!depth)
+			break;
+	}
+	if (depth || i == 0)
+		return func;
+	while (i && func[i - 1] == ' ')
+		i--;
+	if (i >= 8 && !memcmp(func + i - 8, "operator", 8))
+		return func;
+	cut = lp__arena_alloc(i + 1);
+	if (!cut)
+		return func;
+	memcpy(cut, func, i);
+	cut[i] = '\0';
+	return cut;
+}
+
 static struct lp_dynsite *dyn_get(const struct lp_site *key,
 				  const struct lp_site *proto)
 {
@@ -346,6 +392,7 @@ static struct lp_dynsite *dyn_get(const struct lp_site *key,
 	d->site.func = lp__arena_strdup(proto->func);
 	d->site.cond = lp__arena_strdup(proto->cond);
 	d->site.unit = lp__arena_strdup(proto->unit);
+	d->plain_func = plain_func(d->site.func);
 	d->base = lp__module_base(key);
 	d->next = lp__rt.dyn_hash[h % lp__rt.dyn_buckets];
 	lp__rt.dyn_hash[h % lp__rt.dyn_buckets] = d;

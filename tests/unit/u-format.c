@@ -197,6 +197,55 @@ static void test_cond__plain_text_untouched(void)
 	LP_CHECK_STR(cond_text("x\t1"), "x\\t1");
 }
 
+/* Writes the same sites with sink.texts set or not; the text is @m's. */
+static void write_sites(struct mem *m, char *buf, size_t cap,
+			struct lp_texts *texts)
+{
+	static const char long_name[] = "a_function_name_longer_than_the_"
+		"sixty_four_bytes_a_cached_text_holds_in_the_writer";
+	static const char *conds[] = {
+		"!!(p != 0)", "", "x\t1", "a && b",
+		"a && __builtin_choose_expr(__builtin_types_compatible_p( x",
+		"a__b", "0123456789abcdef_", "0123456789abcde__x",
+		"a string of thirty-three bytes!!", NULL,
+	};
+	static const long expects[] = { 0, 1, -3, LP_EXPECT_UNKNOWN,
+					LP_EXPECT_IF };
+	size_t i;
+
+	mem_init(m, buf, cap);
+	m->sink.unexpand = 1;
+	m->sink.texts = texts;
+	for (i = 0; i < 40; i++) {
+		uint64_t wrong = i < 20 ? i : 18446744073709551615ull;
+		const char *file = i % 7 ? "lib/a.c" : "b\tc.c";
+		const char *func = i % 4 ? "parse" : long_name;
+		const char *unit = i % 9 ? "lib/a.c" : NULL;
+
+		lp_sink_site(&m->sink, i * 977, wrong, i % 3, expects[i % 5],
+			     file, (long)(i * 1234567 % 2147483647), func,
+			     unit, conds[i % 10]);
+	}
+	lp_sink_end(&m->sink, 40);
+	LP_CHECK_INT(lp_sink_finish(&m->sink), 0);
+}
+
+static void test_record__fast_path_same_bytes(void)
+{
+	static struct mem slow, fast, tight;
+	static char buf_slow[16], buf_fast[4096], buf_tight[600];
+	struct lp_texts texts;
+
+	write_sites(&slow, buf_slow, sizeof(buf_slow), NULL);
+	memset(&texts, 0, sizeof(texts));
+	write_sites(&fast, buf_fast, sizeof(buf_fast), &texts);
+	LP_CHECK_STR(fast.out, slow.out);
+	/* a buffer that fills in the middle of a record */
+	memset(&texts, 0, sizeof(texts));
+	write_sites(&tight, buf_tight, sizeof(buf_tight), &texts);
+	LP_CHECK_STR(tight.out, slow.out);
+}
+
 int main(void)
 {
 	LP_TEST(test_numbers__limits);
@@ -207,5 +256,6 @@ int main(void)
 	LP_TEST(test_cond__nested_probability_unexpanded);
 	LP_TEST(test_cond__plain_text_untouched);
 	LP_TEST(test_record__unexpand_only_when_asked);
+	LP_TEST(test_record__fast_path_same_bytes);
 	return lp_test_done();
 }
