@@ -169,7 +169,31 @@ static int entered_only_by_chain(const struct chain *ch,
 	return 1;
 }
 
-/* Has function @sym of @obj code of the lines the if guards? */
+/*
+ * Has the run of line-table instructions at @c one that is not a bare
+ * jmp?  A statement whose code is only a jump (a continue, a return of
+ * nothing) may be skipped by tests that jump straight to its target.
+ */
+static int run_does_work(const struct lp_insns *in,
+			 const struct lp_code_line *c)
+{
+	long i = lp_code_at(in, c->obj, c->addr);
+
+	for (; i >= 0 && (size_t)i < in->code_nr; i++) {
+		const struct lp_code_insn *x = &in->code[i];
+
+		if (strcmp(x->obj, c->obj) || x->line != c->line)
+			return 0;
+		if (x->flow != LP_FLOW_JMP)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Has function @sym of @obj code of the lines the if guards that does
+ * some work, which no test can jump past?
+ */
 static int then_has_code(const struct lp_hint *hint, const struct lp_runs *r,
 			 const char *obj, const char *sym)
 {
@@ -181,7 +205,8 @@ static int then_has_code(const struct lp_hint *hint, const struct lp_runs *r,
 		if (c->addr && c->sym && c->line >= hint->then_first &&
 		    c->line <= hint->then_last && !strcmp(c->obj, obj) &&
 		    lp_same_function(c->sym, sym) && r->line_real[k] &&
-		    !strcmp(r->line_real[k], hint->real))
+		    !strcmp(r->line_real[k], hint->real) &&
+		    run_does_work(r->in, c))
 			return 1;
 	}
 	return 0;

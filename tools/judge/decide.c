@@ -206,13 +206,12 @@ static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 	if (strstr(hint->cond, "&&") || strstr(hint->cond, "||") ||
 	    strchr(hint->cond, '?'))
 		return 0;
-	if (hint->loop)
-		return loop_copies(hint, r->in, idx, nidx);
 	for (k = 0; k < nidx; k++) {
 		const struct lp_insn *ins = &r->in->v[idx[k]];
 
 		if (!ins->cond || taken_when_true(r, hint, ins) < 0)
-			return 0;
+			return hint->loop ? loop_copies(hint, r->in, idx, nidx)
+					  : 0;
 	}
 	return 1;
 }
@@ -636,7 +635,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 	for (k = 0; k < in->lines_nr; k++)
 		line_real[k] = lp_real_of(&cache, in->lines[k].file);
 	gather_places(&ran, &code, in, real, line_real);
-	lp_runs_init(&runs, in, line_real);
+	lp_runs_init(&runs, in, line_real, &cache);
 	for (i = 0; i < h->nr && !ret; i++) {
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;

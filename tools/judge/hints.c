@@ -278,7 +278,12 @@ static void paren_close(struct parens *ps, struct bodies *bs,
 			out->v[i].part = 1;
 		return;
 	}
-	if (ps->kw[d] != KW_IF || bs->nr == 64)
+	/*
+	 * A while's body is its statement as an if's is: a jump into it is
+	 * taken when the condition held (a do-while's is the ';' after it,
+	 * no lines: read as before).
+	 */
+	if (ps->kw[d] == KW_NONE || bs->nr == 64)
 		return;
 	memset(&bs->v[bs->nr], 0, sizeof(bs->v[0]));
 	bs->v[bs->nr].from = ps->hints_at[d];

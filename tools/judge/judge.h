@@ -64,6 +64,8 @@ struct lp_insn {
 	uint64_t s_exe, s_taken;
 };
 
+#define LP_INLINED_BY 3
+
 /*
  * A run of instructions of one line of a line table: the line has code
  * in the binary.  Its first instruction, in symbol @sym of object @obj,
@@ -75,6 +77,14 @@ struct lp_code_line {
 	const char *obj;
 	const char *sym;
 	uint64_t addr;
+	/*
+	 * Code inlined from another function: where it was called, from
+	 * the innermost call outwards (objdump --inlines' "inlined by"),
+	 * a NULL file past the last.  A call in the statement an if guards
+	 * is code of that statement.
+	 */
+	const char *by_file[LP_INLINED_BY];
+	long by_line[LP_INLINED_BY];
 };
 
 /* A direct jump, conditional or not, as objdump lists it. */
@@ -135,7 +145,7 @@ struct lp_hint {
 	 */
 	int loop;
 	/*
-	 * In an if's condition: the lines of the statement it guards (0:
+	 * In an if's or a while's condition: the lines of the statement it guards (0:
 	 * none apart from the if's own line).  A jump into them is taken when
 	 * the condition held; one that falls through into them, when it did
 	 * not, whatever the layout.

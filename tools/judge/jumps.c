@@ -260,6 +260,7 @@ static void code_line(struct lp_insns *in, const char *obj,
 					sizeof(*in->lines));
 	}
 	l = &in->lines[in->lines_nr++];
+	memset(l, 0, sizeof(*l));
 	l->file = j->file;
 	l->line = j->line;
 	l->obj = obj;
@@ -283,6 +284,35 @@ static int file_line(struct lp_insns *in, char *s, struct jump *j)
 		return 0;
 	j->file = lp_insns_intern(in, s, (size_t)(colon - s));
 	j->line = line;
+	return 1;
+}
+
+/*
+ * "inlined by /src/prog.c:80 (main)", after the line of code inlined
+ * there (objdump --inlines): noted on that line's run, innermost first.
+ */
+static int inlined_by(struct lp_insns *in, char *s)
+{
+	struct lp_code_line *l;
+	char *paren;
+	struct jump where;
+	size_t k;
+
+	if (strncmp(s, "inlined by ", 11) || !in->lines_nr)
+		return 0;
+	s += 11;
+	if ((paren = strrchr(s, '(')) && paren > s && paren[-1] == ' ' &&
+	    strncmp(paren, "(discriminator ", 15))
+		paren[-1] = '\0';
+	if (!file_line(in, s, &where))
+		return 1;
+	l = &in->lines[in->lines_nr - 1];
+	for (k = 0; k < LP_INLINED_BY && l->by_file[k]; k++)
+		;
+	if (k < LP_INLINED_BY) {
+		l->by_file[k] = where.file;
+		l->by_line[k] = where.line;
+	}
 	return 1;
 }
 
@@ -347,6 +377,7 @@ static void each_jump(struct lp_insns *in, const char *obj, char *text,
 				if (pending)
 					add_jump(d, &pj);
 				pending = 0;
+			} else if (inlined_by(in, line)) {
 			} else if (file_line(in, line, &j)) {
 				code_line(in, obj, &j);
 			} else if (strlen(line) > 3 &&
@@ -460,11 +491,11 @@ static void taken_of(struct lp_insns *in, const char *obj,
 		ins->doubt = 1;
 }
 
-/* Runs objdump -d -l on @obj and gathers its jumps into @d. */
+/* Runs objdump -d -l --inlines on @obj and gathers its jumps into @d. */
 static int disassemble(struct lp_insns *in, const char *obj, struct dis *d)
 {
-	const char *argv[] = { "objdump", "-d", "-l", "--no-show-raw-insn",
-			       obj, NULL };
+	const char *argv[] = { "objdump", "-d", "-l", "--inlines",
+			       "--no-show-raw-insn", obj, NULL };
 	char *text = NULL;
 	int st = lp_judge_capture(argv, 1, &text, NULL);
 

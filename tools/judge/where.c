@@ -35,12 +35,13 @@ static int cmp_run(const void *pa, const void *pb)
 }
 
 void lp_runs_init(struct lp_runs *r, const struct lp_insns *in,
-		      const char **line_real)
+		  const char **line_real, struct lp_real_cache *cache)
 {
 	size_t k;
 
 	r->in = in;
 	r->line_real = line_real;
+	r->cache = cache;
 	r->by_addr = lp_xcalloc(in->lines_nr + 1, sizeof(*r->by_addr));
 	r->nr = 0;
 	for (k = 0; k < in->lines_nr; k++)
@@ -51,10 +52,17 @@ void lp_runs_init(struct lp_runs *r, const struct lp_insns *in,
 		qsort(r->by_addr, r->nr, sizeof(*r->by_addr), cmp_run);
 }
 
-int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
-		   const char *obj, uint64_t addr)
+/* Is @real:@line a line of the statement @hint's if guards? */
+static int in_lines(const struct lp_hint *hint, const char *real, long line)
 {
-	size_t lo = 0, hi = r->nr;
+	return real && !strcmp(real, hint->real) &&
+	       line >= hint->then_first && line <= hint->then_last;
+}
+
+int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
+	       const char *obj, uint64_t addr)
+{
+	size_t lo = 0, hi = r->nr, k;
 	const struct lp_code_line *c;
 
 	while (lo < hi) {
@@ -70,9 +78,16 @@ int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
 	if (!lo)
 		return 0;
 	c = &r->in->lines[r->by_addr[lo - 1]];
-	return !strcmp(c->obj, obj) && r->line_real[r->by_addr[lo - 1]] &&
-	       !strcmp(r->line_real[r->by_addr[lo - 1]], hint->real) &&
-	       c->line >= hint->then_first && c->line <= hint->then_last;
+	if (strcmp(c->obj, obj))
+		return 0;
+	if (in_lines(hint, r->line_real[r->by_addr[lo - 1]], c->line))
+		return 1;
+	/* code inlined there: where it was called from */
+	for (k = 0; k < LP_INLINED_BY && c->by_file[k]; k++)
+		if (in_lines(hint, lp_real_of(r->cache, c->by_file[k]),
+			     c->by_line[k]))
+			return 1;
+	return 0;
 }
 
 int lp_same_function(const char *a, const char *b)

@@ -29,15 +29,19 @@ const char *lp_real_of(struct lp_real_cache *c, const char *name);
 struct lp_runs {
 	const struct lp_insns *in;
 	const char **line_real;
+	struct lp_real_cache *cache;    /* for the callers' files */
 	size_t *by_addr;
 	size_t nr;
 };
 
 /* Sorts the runs of @in (by_addr to free). */
 void lp_runs_init(struct lp_runs *r, const struct lp_insns *in,
-		  const char **line_real);
+		  const char **line_real, struct lp_real_cache *cache);
 
-/* Is @addr of @obj on a line of the statement @hint's if guards? */
+/*
+ * Is @addr of @obj on a line of the statement @hint's if guards, or code
+ * inlined from a call there?
+ */
 int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
 	       const char *obj, uint64_t addr);
 
