@@ -3,9 +3,10 @@
  *
  * likely(a && b), the whole condition of one if, all its tests on the
  * hint's line and the statement it guards on lines after it: every side
- * of every jump of the line goes to the statement the if guards (T: the condition held), to
- * another test of the line (C), or out to code after the statement or
- * before the if (F: it did not), each followed through the straight code
+ * of every jump of the line goes to the statement the if guards (T: the
+ * condition held), to another test of the line (C), or out to code after
+ * the statement or before the if (F: it did not), each followed through
+ * the straight code
  * on the way.  Each evaluation ends in one T or F, so their flows count
  * it, as long as the tests are entered once per evaluation: a test
  * reached by C flows must run exactly that often, and a function has one

@@ -145,9 +145,10 @@ struct lp_hint {
 	 */
 	int loop;
 	/*
-	 * In an if's or a while's condition: the lines of the statement it guards (0:
-	 * none apart from the if's own line).  A jump into them is taken when
-	 * the condition held; one that falls through into them, when it did
+	 * In an if's or a while's condition: the lines of the statement it
+	 * guards (0: none apart from the if's own line).  A jump into them is
+	 * taken when the condition held; one that falls through into them,
+	 * when it did
 	 * not, whatever the layout.
 	 */
 	long then_first, then_last;
