@@ -6,8 +6,7 @@
  * of every jump of the line goes to the statement the if guards (T: the
  * condition held), to another test of the line (C), or out to code after
  * the statement or before the if (F: it did not), each followed through
- * the straight code
- * on the way.  Each evaluation ends in one T or F, so their flows count
+ * the straight code on the way.  Each evaluation ends in one T or F, so their flows count
  * it, as long as the tests are entered once per evaluation: a test
  * reached by C flows must run exactly that often, and a function has one
  * entry test (a first test entered also from its own line, or a part

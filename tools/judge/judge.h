@@ -148,8 +148,7 @@ struct lp_hint {
 	 * In an if's or a while's condition: the lines of the statement it
 	 * guards (0: none apart from the if's own line).  A jump into them is
 	 * taken when the condition held; one that falls through into them,
-	 * when it did
-	 * not, whatever the layout.
+	 * when it did not, whatever the layout.
 	 */
 	long then_first, then_last;
 	/*
