@@ -1,21 +1,23 @@
 /*
  * chain.c - a condition of several parts read as a whole
  *
- * likely(a && b), the whole condition of one if, all its tests on the
- * hint's line and the statement it guards on lines after it: every side
- * of every jump of the line goes to the statement the if guards (T: the
- * condition held), to another test of the line (C), or out to code after
- * the statement or before the if (F: it did not), each followed through
- * the straight code on the way.  Each evaluation ends in one T or F, so their flows count
+ * likely(a && b), the whole condition of one if, with its tests on the
+ * hint's line and the statement it guards on lines after the condition:
+ * every side of every jump of the line goes to the statement (T: the
+ * condition held), to another test of the line (C), or out to code
+ * after the statement or before the if (F: it did not), each followed
+ * through the straight code on the way, the condition's other lines
+ * included.  Each evaluation ends in one T or F, so their flows count
  * it, as long as the tests are entered once per evaluation: a test
  * reached by C flows must run exactly that often, and a function has one
  * entry test (a first test entered also from its own line, or a part
  * entered from code of other lines, an inlined callee's, is no chain).
  * The statement must be entered only from the chain, as often as the
- * flows say, and the flows that leave it must go on at one place per
- * function: a return or continue that the compiler took straight from a
- * test would otherwise read as the condition not holding.  Anything the
- * walk cannot place leaves the site as it was: ambiguous.
+ * flows say, with code of its own that does some work, and the flows
+ * that leave the chain must go on at one place per function: a return
+ * or continue that the compiler took straight from a test would
+ * otherwise read as the condition not holding.  Anything the walk cannot
+ * place leaves the site as it was: ambiguous.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +57,10 @@ static enum side follow_side(const struct lp_hint *hint,
 			return SIDE_UNSURE;     /* an inlined callee's code */
 		if (c->line > 0 && (!real || strcmp(real, hint->real)))
 			return SIDE_UNSURE;
-		if (c->line > 0 && c->line != hint->line)
-			return c->line < hint->line ||
+		/* the condition's other lines are walked through */
+		if (c->line > 0 && (c->line < hint->cond_first ||
+				    c->line > hint->cond_last))
+			return c->line < hint->cond_first ||
 			       c->line > hint->then_last ? SIDE_F : SIDE_UNSURE;
 		if (c->flow == LP_FLOW_COND) {
 			for (k = 0; k < nidx; k++)
@@ -257,6 +261,7 @@ int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 
 	memset(&ch, 0, sizeof(ch));
 	if (hint->loop || hint->part || !hint->then_apart ||
+	    hint->cond_first > hint->line || hint->cond_last < hint->line ||
 	    hint->then_first <= 0 || hint->then_first > hint->then_last ||
 	    (hint->expect != 0 && hint->expect != 1) || !*hint->func)
 		return 0;
@@ -278,7 +283,9 @@ int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 		/* T and F, or a test on one side: never two of a kind */
 		ok = a > 0 && b > 0 && a != b;
 	}
-	ok = ok && chain_balanced(&ch, r, idx, nidx, hint) &&
+	/* a statement that jumps may be skipped: never entered, no reading */
+	ok = ok && (ch.t || !hint->then_jumps) &&
+	     chain_balanced(&ch, r, idx, nidx, hint) &&
 	     entered_only_by_chain(&ch, r->in) && ch.t + ch.f;
 	if (ok) {
 		s->correct = hint->expect ? ch.t : ch.f;

@@ -188,6 +188,7 @@ struct parens {
 	unsigned char kw[256];
 	size_t hints_at[256];   /* for an if: the number of hints at '(' */
 	const char *open_at[256];       /* ... and where it opened */
+	long open_line[256];            /* ... on which line */
 	size_t depth;
 	int after;              /* the last token was while, for or if */
 };
@@ -203,7 +204,8 @@ struct body {
 	int brace;              /* the brace depth before the statement */
 	size_t depth;           /* the paren depth (a simple statement) */
 	long first, last;       /* the lines of its first and last tokens */
-	long cond_last;         /* the line of the if's closing paren */
+	long cond_first;        /* the line of the if's opening paren */
+	long cond_last;         /* ... and of its closing one */
 	int jumps;              /* holds a return, break, continue or goto */
 };
 
@@ -212,12 +214,14 @@ struct bodies {
 	size_t nr;
 };
 
-static void paren_open(struct parens *ps, size_t nhints, const char *p)
+static void paren_open(struct parens *ps, size_t nhints, const char *p,
+		       long line)
 {
 	if (ps->depth < sizeof(ps->kw)) {
 		ps->kw[ps->depth] = (unsigned char)ps->after;
 		ps->hints_at[ps->depth] = nhints;
 		ps->open_at[ps->depth] = p;
+		ps->open_line[ps->depth] = line;
 	}
 	ps->depth++;
 	ps->after = KW_NONE;
@@ -288,6 +292,7 @@ static void paren_close(struct parens *ps, struct bodies *bs,
 	memset(&bs->v[bs->nr], 0, sizeof(bs->v[0]));
 	bs->v[bs->nr].from = ps->hints_at[d];
 	bs->v[bs->nr].to = nhints;
+	bs->v[bs->nr].cond_first = ps->open_line[d];
 	bs->v[bs->nr].cond_last = line;
 	bs->v[bs->nr++].state = B_WAIT;
 }
@@ -372,8 +377,9 @@ static void body_token(struct bodies *bs, struct lp_hints *out, char c,
 			h->then_first = b->first > h->line ? b->first :
 							     h->line + 1;
 			h->then_last = b->first ? b->last : 0;
-			h->then_apart = b->first > b->cond_last &&
-					b->cond_last == h->line;
+			h->cond_first = b->cond_first;
+			h->cond_last = b->cond_last;
+			h->then_apart = b->first > b->cond_last;
 			h->then_jumps = b->jumps;
 		}
 		bs->nr--;
@@ -480,7 +486,7 @@ static void scan_text(struct scan *sc, const char *p)
 			ps.after = KW_NONE;
 		if (*p == '(') {
 			paren++;
-			paren_open(&ps, sc->out->nr, p);
+			paren_open(&ps, sc->out->nr, p, sc->line);
 		} else if (*p == ')') {
 			paren -= paren > 0;
 			paren_close(&ps, &bs, sc->out, sc->out->nr, p,

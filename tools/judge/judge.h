@@ -152,11 +152,13 @@ struct lp_hint {
 	 */
 	long then_first, then_last;
 	/*
-	 * ... the statement starts on a line after the condition, all of
-	 * which is on the hint's line; and it holds a return, break,
-	 * continue or goto, which the compiler may take straight from the
-	 * condition's jumps, leaving the statement's own lines no code.
+	 * ... the lines of the condition, from the if's '(' to its ')';
+	 * whether the statement starts on a line after them; and whether it
+	 * holds a return, break, continue or goto, which the compiler may
+	 * take straight from the condition's jumps, leaving the statement's
+	 * own lines no code.
 	 */
+	long cond_first, cond_last;
 	int then_apart, then_jumps;
 	/*
 	 * A part of an if's or a loop's condition (a && likely(b)): the
