@@ -88,6 +88,34 @@ static void direct_slot(const struct lp_tree *t, struct lp_srcfile *f,
 		s->cond = lp_tok_text(lx, af[h->cond_arg], at[h->cond_arg]);
 }
 
+/*
+ * Is the token at @i a whole argument of a macro's call, GPRDEF(MINCOST)?
+ * An X-macro calls it there: MINCOST's hints are used at that call (as
+ * LuaJIT's register allocator does).
+ */
+static int xmacro_argument(const struct lp_tree *t, const struct lp_lexed *lx,
+			   size_t i, size_t body_open)
+{
+	size_t k, n;
+
+	if (i < 2 || i + 1 >= lx->nr ||
+	    !(lp_tok_is(lx, i - 1, "(") || lp_tok_is(lx, i - 1, ",")) ||
+	    !(lp_tok_is(lx, i + 1, ")") || lp_tok_is(lx, i + 1, ",")))
+		return 0;
+	/* the paren that encloses it, and the name before that paren */
+	for (k = i; k-- > body_open + 1;) {
+		if (!lp_tok_is(lx, k, "(") || lx->tok[k].match == LP_NO_MATCH ||
+		    lx->tok[k].match < i)
+			continue;
+		return lx->tok[k - 1].kind == LP_TOK_IDENT &&
+		       (lp_tok_macro_like(lx, k - 1) ||
+			lp_find_macro(t, lx->buf + lx->tok[k - 1].start,
+				      lx->tok[k - 1].end -
+				      lx->tok[k - 1].start, &n));
+	}
+	return 0;
+}
+
 void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
 		       const struct lp_func *fn, struct lp_slots *out)
 {
@@ -110,7 +138,8 @@ void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
 		}
 		m = lp_find_macro(t, lx->buf + lx->tok[i].start,
 				  lx->tok[i].end - lx->tok[i].start, &n);
-		if (!m || (m->funclike && !lp_tok_call(lx, i, fn->close)))
+		if (!m || (m->funclike && !lp_tok_call(lx, i, fn->close) &&
+			   !xmacro_argument(t, lx, i, fn->open)))
 			continue;
 		for (k = 0; k < m->nt; k++) {
 			s = push_slot(out);
