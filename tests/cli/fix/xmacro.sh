@@ -55,8 +55,6 @@ int main(int argc, char **argv)
 	return 0;
 }
 SRC
-git init -q . && git add x.c &&
-	git -c user.name=t -c user.email=t@example.com commit -qm init || exit 2
 "$LIKELYPROF" cc -O2 x.c -o x || exit 1
 "$LIKELYPROF" run -o x.lprof ./x > /dev/null 2>&1 || exit 1
 "$LIKELYPROF" check --src . x.lprof 2>&1
