@@ -361,6 +361,7 @@ static int decide(struct lp_profile *prof, struct lp_hints *hints,
 		  const char *prog, size_t *against)
 {
 	char **want = lp_xcalloc(hints->nr + 1, sizeof(*want));
+	struct lp_terms *terms = NULL;
 	size_t i;
 	int ret = -1;
 
@@ -370,7 +371,14 @@ static int decide(struct lp_profile *prof, struct lp_hints *hints,
 		goto out;
 	if (no_line_table(hints, insns, o->src, prog))
 		goto out;
-	ret = lp_judge_decide(prof, hints, insns, o->explain, against);
+	ret = lp_judge_decide(prof, hints, insns, o->explain, against,
+			      &terms);
+	/* what each process did: votes and ways, as run's merge keeps */
+	if (!ret && !insns->sampled)
+		ret = lp_judge_ways(prof, insns, terms);
+	for (i = 0; terms && i < prof->nr; i++)
+		free(terms[i].v);
+	free(terms);
 out:
 	free(want);
 	return ret;

@@ -95,6 +95,9 @@ void lp_insns_release(struct lp_insns *in)
 	free(in->lines);
 	free(in->edges);
 	free(in->code);
+	for (i = 0; i < in->dumps_nr; i++)
+		free(in->dumps[i]);
+	free(in->dumps);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -174,7 +177,12 @@ void lp_insns_push(struct lp_insns *in, const struct lp_insn *ins)
 	in->v[in->nr++] = *ins;
 }
 
-int lp_callgrind_read(struct lp_insns *in, const char *path)
+/*
+ * Parses callgrind output @path, handing each position's record to @sink
+ * (names kept in @in).  0, or -1 (said).
+ */
+static int parse(struct lp_insns *in, const char *path,
+		 void (*sink)(void *ctx, const struct lp_insn *ins), void *ctx)
 {
 	struct names files = { NULL, 0 }, fns = { NULL, 0 }, objs = { NULL, 0 };
 	const char *obj = "", *fl = "", *file = "", *fn = "";
@@ -226,7 +234,7 @@ int lp_callgrind_read(struct lp_insns *in, const char *path)
 			else
 				ins.exe = cost;
 			next = COST;
-			lp_insns_push(in, &ins);
+			sink(ctx, &ins);
 			continue;
 		}
 		eq = strchr(p, '=');
@@ -273,5 +281,38 @@ int lp_callgrind_read(struct lp_insns *in, const char *path)
 	free(files.v);
 	free(fns.v);
 	free(objs.v);
+	return ret;
+}
+
+static void push(void *ctx, const struct lp_insn *ins)
+{
+	lp_insns_push(ctx, ins);
+}
+
+int lp_callgrind_read(struct lp_insns *in, const char *path)
+{
+	size_t before = in->nr;
+
+	if (parse(in, path, push, in) < 0)
+		return -1;
+	/* a file of one process: read again for each process's ways */
+	if (in->nr != before) {
+		in->dumps = lp_xrealloc(in->dumps, (in->dumps_nr + 1) *
+					sizeof(*in->dumps));
+		in->dumps[in->dumps_nr++] = lp_xstrdup(path);
+	}
+	return 0;
+}
+
+int lp_callgrind_each(const char *path,
+		      void (*sink)(void *ctx, const struct lp_insn *ins),
+		      void *ctx)
+{
+	struct lp_insns names;
+	int ret;
+
+	memset(&names, 0, sizeof(names));
+	ret = parse(&names, path, sink, ctx);
+	lp_insns_release(&names);
 	return ret;
 }

@@ -92,6 +92,8 @@ struct chain {
 		uint64_t addr, n;
 	} land[16], fland[16];
 	size_t nland, nfland;
+	struct lp_terms terms;  /* the sides the T and F flows are of */
+	long expect;
 };
 
 /* A flow of @n into @addr, in @v: -1 past a handful of places. */
@@ -116,11 +118,14 @@ static int land(struct landing *v, size_t *nr, const struct lp_insn *j,
 	return 0;
 }
 
+/* Side @taken (or the fall-through) of jump @k (of @idx): where to. */
 static int add_side(struct chain *ch, const struct lp_hint *hint,
 		    const struct lp_runs *r, struct lp_real_cache *cache,
-		    const struct lp_insn *j, uint64_t addr, uint64_t n,
-		    const size_t *idx, size_t nidx)
+		    size_t k, int taken, const size_t *idx, size_t nidx)
 {
+	const struct lp_insn *j = &r->in->v[idx[k]];
+	uint64_t addr = taken ? j->target : j->next;
+	uint64_t n = taken ? j->taken : j->exe - j->taken;
 	size_t to = 0;
 	enum side s = follow_side(hint, r, cache, j, &addr, idx, nidx, &to);
 
@@ -132,6 +137,9 @@ static int add_side(struct chain *ch, const struct lp_hint *hint,
 		ch->c_in[to] += n;
 	else
 		return -1;
+	if (s != SIDE_C)
+		lp_terms_add(&ch->terms, idx[k], taken,
+			     (s == SIDE_T) == (ch->expect == 1));
 	return (int)s;
 }
 
@@ -252,8 +260,8 @@ static int chain_balanced(const struct chain *ch, const struct lp_runs *r,
 }
 
 int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
-		      const struct lp_runs *r, struct lp_real_cache *cache,
-		      const size_t *idx, size_t nidx)
+			const struct lp_runs *r, struct lp_real_cache *cache,
+			const size_t *idx, size_t nidx, struct lp_terms *terms)
 {
 	struct chain ch;
 	size_t k;
@@ -266,6 +274,7 @@ int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 	    (hint->expect != 0 && hint->expect != 1) || !*hint->func)
 		return 0;
 	ch.c_in = lp_xcalloc(nidx + 1, sizeof(*ch.c_in));
+	ch.expect = hint->expect;
 	for (k = 0; k < nidx && ok; k++) {
 		const struct lp_insn *j = &r->in->v[idx[k]];
 		int a, b;
@@ -276,10 +285,8 @@ int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 		}
 		if (!j->exe)
 			continue;
-		a = add_side(&ch, hint, r, cache, j, j->target, j->taken,
-			     idx, nidx);
-		b = add_side(&ch, hint, r, cache, j, j->next,
-			     j->exe - j->taken, idx, nidx);
+		a = add_side(&ch, hint, r, cache, k, 1, idx, nidx);
+		b = add_side(&ch, hint, r, cache, k, 0, idx, nidx);
 		/* T and F, or a test on one side: never two of a kind */
 		ok = a > 0 && b > 0 && a != b;
 	}
@@ -290,6 +297,10 @@ int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 	if (ok) {
 		s->correct = hint->expect ? ch.t : ch.f;
 		s->incorrect = hint->expect ? ch.f : ch.t;
+		free(terms->v);
+		*terms = ch.terms;
+	} else {
+		free(ch.terms.v);
 	}
 	free(ch.c_in);
 	return ok;

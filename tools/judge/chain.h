@@ -12,12 +12,12 @@
 /*! lp_judge_read_chain() :
  *  Reads the @nidx jumps @idx (into r->in->v) of @hint's line as the
  *  tests of one condition of several parts guarding an if's statement.
- *  @return : 1 with @s's correct and incorrect set, where every side of
- *            every jump was placed and the flows add up; 0 otherwise,
- *            @s untouched.
+ *  @return : 1 with @s's correct and incorrect set, and @terms the sides
+ *            they sum, where every side of every jump was placed and
+ *            the flows add up; 0 otherwise, @s and @terms untouched.
  */
 int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 			const struct lp_runs *r, struct lp_real_cache *cache,
-			const size_t *idx, size_t nidx);
+			const size_t *idx, size_t nidx, struct lp_terms *terms);
 
 #endif /* LP_JUDGE_CHAIN_H */

@@ -134,6 +134,17 @@ static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
 }
 
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
+void lp_terms_add(struct lp_terms *t, size_t insn, int taken, int right)
+{
+	if (t->nr == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 4;
+		t->v = lp_xrealloc(t->v, t->alloc * sizeof(*t->v));
+	}
+	t->v[t->nr].insn = insn;
+	t->v[t->nr].taken = (unsigned char)!!taken;
+	t->v[t->nr++].right = (unsigned char)!!right;
+}
+
 static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 		  int wrong)
 {
@@ -218,7 +229,7 @@ static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 
 static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			const struct lp_hint *hint, const struct lp_runs *r,
-			const char **real, size_t *idx)
+			const char **real, size_t *idx, struct lp_terms *t)
 {
 	const struct lp_insns *in = r->in;
 	size_t k, m, nidx = 0;
@@ -272,6 +283,8 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			      "the side");
 		}
 		count(s, ins, wrong != 0);
+		lp_terms_add(t, idx[k], 1, !wrong);
+		lp_terms_add(t, idx[k], 0, wrong != 0);
 	}
 	if (lj->shared && !in->sampled && copies_add_up(hint, r, idx, nidx))
 		lj->shared = 0;
@@ -617,8 +630,23 @@ static void gather_places(struct places *ran, struct places *code,
 	places_sort(code);
 }
 
+/* Keeps @t as the terms of the site just added, if @terms asks. */
+static void keep_terms(struct lp_terms **terms, size_t nsites,
+		       struct lp_terms *t, enum lp_sure sure)
+{
+	if (!terms || sure != LP_SURE_EXACT) {
+		free(t->v);
+		memset(t, 0, sizeof(*t));
+	}
+	if (!terms)
+		return;
+	*terms = lp_xrealloc(*terms, nsites * sizeof(**terms));
+	(*terms)[nsites - 1] = *t;
+}
+
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
-		    const struct lp_insns *in, int explain, size_t *against)
+		    const struct lp_insns *in, int explain, size_t *against,
+		    struct lp_terms **terms)
 {
 	struct lp_real_cache cache = { NULL, NULL, 0 };
 	struct places ran = { NULL, 0, 0 }, code = { NULL, 0, 0 };
@@ -640,6 +668,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;
 		struct line_jumps lj;
+		struct lp_terms t = { NULL, 0, 0 };
 		size_t same_line = 0;
 
 		/*
@@ -661,10 +690,11 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		s.cond = hint->cond;
 		s.line = hint->line;
 		s.expect = hint->expect;
-		nidx = read_line(&s, &lj, hint, &runs, real, idx);
+		nidx = read_line(&s, &lj, hint, &runs, real, idx, &t);
 		if ((lj.shared || lj.unsure) && !lj.layout && same_line == 1 &&
 		    !in->sampled &&
-		    lp_judge_read_chain(&s, hint, &runs, &cache, idx, nidx)) {
+		    lp_judge_read_chain(&s, hint, &runs, &cache, idx, nidx,
+					&t)) {
 			lj.shared = lj.unsure = 0;
 			lj.why = NULL;
 		}
@@ -699,6 +729,8 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 				lp_sure_name(s.sure), lj.why);
 		if (lp_profile_add(out, &s) < 0)
 			ret = lp_error("out of memory");
+		else
+			keep_terms(terms, out->nr, &t, s.sure);
 	}
 	for (i = 0; i < cache.nr; i++)
 		free(cache.real[i]);

@@ -64,6 +64,28 @@ static char *squeeze(const char *s, const char *e)
 	int space = 0;
 
 	for (; s < e; s++) {
+		/*
+		 * A line marker inside the text (NULL from a system header
+		 * is "# 82 \"x.c\" 3 4" lines around ((void *)0)) is no
+		 * part of it, nor the newlines and the column's indent
+		 * around it: the compiler's own text has none of them.
+		 */
+		if (*s == '\n') {
+			const char *q = s + 1;
+
+			while (q < e && (*q == ' ' || *q == '\t'))
+				q++;
+			if (q < e && *q == '#') {
+				while (q < e && *q != '\n')
+					q++;
+				if (q == e)
+					break;
+				while (q + 1 < e && (q[1] == ' ' || q[1] == '\t'))
+					q++;
+				s = q;
+				continue;
+			}
+		}
 		if (*s == ' ' || *s == '\t' || *s == '\n') {
 			space = o != d;
 			continue;

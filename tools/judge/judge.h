@@ -51,6 +51,12 @@ struct lp_insn {
 	 */
 	int doubt;
 	/*
+	 * ... its taken count is its executions less those of the
+	 * instruction after it, no record having counted it (so too for
+	 * each process's counts: tools/judge/ways.c).
+	 */
+	int inferred;
+	/*
 	 * ... and its fall-through is a jump into a cold part (gcc's
 	 * "f.cold") while its target is not: the compiler put the side the
 	 * jump does not take out of line, against the reading that taken
@@ -126,7 +132,27 @@ struct lp_insns {
 	uint64_t *fn_start;     /* lp_jumps_list(): each symbol's address */
 	size_t fn_nr, fn_alloc;
 	int sampled;            /* counts from branch samples (perf.c) */
+	char **dumps;           /* the callgrind files read, one a process */
+	size_t dumps_nr;
 };
+
+/*
+ * One side of a jump that a site's counts sum, and which way it counts:
+ * what tools/judge/ways.c sums again with each process's counts.
+ */
+struct lp_term {
+	size_t insn;            /* the jump, an index into lp_insns.v */
+	unsigned char taken;    /* its taken side; 0: its fall-through */
+	unsigned char right;    /* counted as the hint right; 0: wrong */
+};
+
+/* The terms of one site; none where it is not exact. */
+struct lp_terms {
+	struct lp_term *v;
+	size_t nr, alloc;
+};
+
+void lp_terms_add(struct lp_terms *t, size_t insn, int taken, int right);
 
 /* One hint found in the preprocessed sources. */
 struct lp_hint {
@@ -221,6 +247,16 @@ int lp_judge_dwarf5(const char *prog);
  */
 int lp_callgrind_read(struct lp_insns *in, const char *path);
 
+/*! lp_callgrind_each() :
+ *  Reads callgrind output @path again, handing each record (an
+ *  instruction's executions, or a jump's taken or call count at its
+ *  position) to @sink, nothing kept: one process's counts.
+ *  @return : 0, or -1 (said).
+ */
+int lp_callgrind_each(const char *path,
+		      void (*sink)(void *ctx, const struct lp_insn *ins),
+		      void *ctx);
+
 /*! lp_jumps_mark() :
  *  Marks the conditional jumps among @in's instructions by the
  *  disassembly of each object (objdump), for the objects that hold code
@@ -299,10 +335,23 @@ int lp_hints_find_db(struct lp_hints *out, const char *src,
  *  site with a jump whose layout is against the hint (lp_insn.against) is
  *  ambiguous, and said on stderr; @against gets how many there were.
  *  With @explain, every site that is not exact is said on stderr with
- *  the first reason for it (judge --explain).
+ *  the first reason for it (judge --explain).  @terms, if not NULL,
+ *  gets one malloc'd entry per site of @out (the caller frees each v
+ *  and the array): the jumps' sides each exact site sums.
  */
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
-		    const struct lp_insns *in, int explain, size_t *against);
+		    const struct lp_insns *in, int explain, size_t *against,
+		    struct lp_terms **terms);
+
+/*! lp_judge_ways() :
+ *  Reads each process's callgrind file again (in->dumps) and gives each
+ *  exact site of @prof the votes and ways of its processes, summed over
+ *  its @terms (one entry per site) as run's merge gives them; a site
+ *  whose processes' sums are not its own gets none.
+ *  @return : 0, or -1 (said).
+ */
+int lp_judge_ways(struct lp_profile *prof, const struct lp_insns *in,
+		  const struct lp_terms *terms);
 
 void lp_insns_release(struct lp_insns *in);
 /* The instruction of @obj at @addr, once lp_jumps_mark() sorted them. */

@@ -485,8 +485,10 @@ static void taken_of(struct lp_insns *in, const char *obj,
 	fall = nx ? nx->exe : 0;
 	if (fall > ins->exe)
 		return;         /* reached some other way too */
-	if (!rec)
+	if (!rec) {
 		ins->taken = ins->exe - fall;
+		ins->inferred = 1;
+	}
 	else if (rec != ins->exe - fall)
 		ins->doubt = 1;
 }
