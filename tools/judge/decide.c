@@ -134,17 +134,6 @@ static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
 }
 
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
-void lp_terms_add(struct lp_terms *t, size_t insn, int taken, int right)
-{
-	if (t->nr == t->alloc) {
-		t->alloc = t->alloc ? 2 * t->alloc : 4;
-		t->v = lp_xrealloc(t->v, t->alloc * sizeof(*t->v));
-	}
-	t->v[t->nr].insn = insn;
-	t->v[t->nr].taken = (unsigned char)!!taken;
-	t->v[t->nr++].right = (unsigned char)!!right;
-}
-
 static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 		  int wrong)
 {

@@ -80,7 +80,8 @@ static char *squeeze(const char *s, const char *e)
 					q++;
 				if (q == e)
 					break;
-				while (q + 1 < e && (q[1] == ' ' || q[1] == '\t'))
+				while (q + 1 < e &&
+				       (q[1] == ' ' || q[1] == '\t'))
 					q++;
 				s = q;
 				continue;

@@ -19,6 +19,17 @@
 #include "policy.h"
 #include "usage.h"
 
+void lp_terms_add(struct lp_terms *t, size_t insn, int taken, int right)
+{
+	if (t->nr == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 4;
+		t->v = lp_xrealloc(t->v, t->alloc * sizeof(*t->v));
+	}
+	t->v[t->nr].insn = insn;
+	t->v[t->nr].taken = (unsigned char)!!taken;
+	t->v[t->nr++].right = (unsigned char)!!right;
+}
+
 /* An instruction whose counts a process's sums need. */
 struct need {
 	const char *obj;
