@@ -251,7 +251,8 @@ static void put_site(FILE *f, size_t i, const struct lp_hsite *h,
 	fputs("\"><td><code>", f);
 	lp_html_puts(f, spell);
 	fprintf(f, "</code></td><td data-s=\"%d\"><span class=\"v %s\">%s"
-		"</span><div class=\"why\">", lp_html_verdict_rank(j->verdict), vn,
+		"</span><div class=\"why\">", lp_html_verdict_rank(j->verdict),
+		vn,
 		lp_html_verdict_label(j->verdict));
 	lp_html_puts(f, msg);
 	if (h->stale)
@@ -313,7 +314,8 @@ static void put_sites_head(FILE *f, int src)
 static void put_rest(FILE *f, const struct lp_hsite *v, size_t from, size_t n)
 {
 	size_t count[LP_HTML_NVERDICTS] = { 0 }, i;
-	uint64_t evals[LP_HTML_NVERDICTS] = { 0 }, wrong[LP_HTML_NVERDICTS] = { 0 };
+	uint64_t evals[LP_HTML_NVERDICTS] = { 0 };
+	uint64_t wrong[LP_HTML_NVERDICTS] = { 0 };
 
 	if (from >= n)
 		return;
