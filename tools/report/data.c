@@ -53,8 +53,7 @@ static void put_jstr(FILE *f, const char *s, size_t n)
 
 	fputc('"', f);
 	while (p && p < end && *p) {
-		unsigned char seq[5] = { 0 };
-		size_t k = (size_t)(end - p) < 4 ? (size_t)(end - p) : 4;
+		size_t k;
 
 		if (*p == '"' || *p == '\\') {
 			fputc('\\', f);
@@ -63,7 +62,7 @@ static void put_jstr(FILE *f, const char *s, size_t n)
 			fprintf(f, "\\u%04x", *p);
 		} else if (*p < 0x80) {
 			fputc(*p, f);
-		} else if (memcpy(seq, p, k), (k = lp_utf8_len(seq))) {
+		} else if ((k = lp_html_utf8(p, end))) {
 			fwrite(p, 1, k, f);
 			p += k;
 			continue;

@@ -43,14 +43,23 @@ double lp_html_pct(uint64_t incorrect, uint64_t evals)
 	return evals ? 100.0 * (double)incorrect / (double)evals : 0.0;
 }
 
+size_t lp_html_utf8(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char seq[5] = { 0 };
+	size_t k = (size_t)(end - p) < 4 ? (size_t)(end - p) : 4;
+
+	/* a sequence cut by @end is not valid */
+	memcpy(seq, p, k);
+	return lp_utf8_len(seq);
+}
+
 void lp_html_put(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	const unsigned char *end = p + n;
 
 	while (p < end && *p) {
-		unsigned char seq[5] = { 0 };
-		size_t k = (size_t)(end - p) < 4 ? (size_t)(end - p) : 4;
+		size_t k;
 
 		switch (*p) {
 		case '&': fputs("&amp;", f); break;
@@ -64,8 +73,7 @@ void lp_html_put(FILE *f, const char *s, size_t n)
 				fputc(' ', f);
 			} else if (*p < 0x80) {
 				fputc(*p, f);
-			} else if (memcpy(seq, p, k), (k = lp_utf8_len(seq))) {
-				/* a sequence cut by @n is not valid */
+			} else if ((k = lp_html_utf8(p, end))) {
 				fwrite(p, 1, k, f);
 				p += k;
 				continue;

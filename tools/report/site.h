@@ -47,6 +47,12 @@ const char *lp_html_verdict_label(enum lp_verdict v);
  */
 double lp_html_pct(uint64_t incorrect, uint64_t evals);
 
+/*! lp_html_utf8() :
+ *  @return : the length of the valid UTF-8 sequence at @p, which ends
+ *            before @end, or 0 when it is not one.
+ */
+size_t lp_html_utf8(const unsigned char *p, const unsigned char *end);
+
 /*! lp_html_put() :
  *  Writes the first @n bytes of @s to @f as HTML text or attribute
  *  value: & < > " ' as references, control bytes as spaces (a tab
