@@ -13,6 +13,8 @@
 #   short-process.sh  what a site costs a process that runs for a moment:
 #                 start-up, first counts and the dump, at 200 to 20,000
 #                 sites, beside gcc --coverage
+#   html.sh       the page of report --format html at 10k and 100k sites:
+#                 bytes per site, time to show it in headless Chromium
 #
 # A part gets the environment of `make bench` (LIKELYPROF, the command;
 # LIKELYPROF_INCLUDE_DIR and LIKELYPROF_LIB_DIR, the header and the
@@ -62,7 +64,7 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead shared tools merge judge short-process; do
+	for part in overhead shared tools merge judge short-process html; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
 		shared) title="Overhead in shared libraries" ;;
@@ -70,6 +72,7 @@ EOF
 		merge) title="Merging a fleet" ;;
 		judge) title="Judging an unmodified binary" ;;
 		short-process) title="A short process" ;;
+		html) title="The page in a browser" ;;
 		esac
 		printf '\n## %s\n\n' "$title"
 		if [ -x "$here/$part.sh" ]; then

@@ -137,30 +137,19 @@ char *lp_rests_on(const struct lp_judgement *j, const char *workload)
 	return workload ? lp_xstrdup(workload) : NULL;
 }
 
-char *lp_site_message(const struct lp_check_entry *e,
-		      const struct lp_tree *tree)
+/* The reason of lp_site_message(), after the site's name. */
+static void put_reason(FILE *m, const struct lp_check_entry *e,
+		       const struct lp_tree *tree)
 {
 	const struct lp_judged *s = e->s;
 	const struct lp_judgement *j = &s->j;
 	const char *name = e->pl && e->pl->placed ? e->pl->hint->name : NULL;
 	const char *partner = name && tree ?
 		lp_flip_partner(tree, e->pl->hint) : NULL;
-	char *spell = lp_site_quote(s, e->pl);
-	char *where = s->func && *s->func ?
-		lp_xstrfmt(" in %s()", s->func) : lp_xstrdup("");
-	/* a quote of the macro's call names the macro already */
-	char *macro = e->pl && e->pl->placed && e->pl->macro &&
-		      strncmp(spell, e->pl->macro, strlen(e->pl->macro)) ?
-		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
 	long pct = j->evals ? lp_kernel_percent(j->right, s->j.total.incorrect)
 			    : 0;
-	char *msg = NULL, *rests;
-	size_t len = 0;
-	FILE *m = open_memstream(&msg, &len);
+	char *rests;
 
-	if (!m)
-		lp_die("out of memory");
-	fprintf(m, "%s%s%s ", spell, macro, where);
 	switch (j->verdict) {
 	case LP_VERDICT_REMOVE:
 	case LP_VERDICT_FLIP:
@@ -238,11 +227,47 @@ char *lp_site_message(const struct lp_check_entry *e,
 		 j->verdict != LP_VERDICT_UNSURE &&
 		 j->verdict != LP_VERDICT_NEVER)
 		sampled_note(m, &j->total);
+}
+
+char *lp_site_message(const struct lp_check_entry *e,
+		      const struct lp_tree *tree)
+{
+	const struct lp_judged *s = e->s;
+	char *spell = lp_site_quote(s, e->pl);
+	char *where = s->func && *s->func ?
+		lp_xstrfmt(" in %s()", s->func) : lp_xstrdup("");
+	/* a quote of the macro's call names the macro already */
+	char *macro = e->pl && e->pl->placed && e->pl->macro &&
+		      strncmp(spell, e->pl->macro, strlen(e->pl->macro)) ?
+		lp_xstrfmt(" (macro %s)", e->pl->macro) : lp_xstrdup("");
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&msg, &len);
+
+	if (!m)
+		lp_die("out of memory");
+	fprintf(m, "%s%s%s ", spell, macro, where);
+	put_reason(m, e, tree);
 	if (fclose(m) || !msg)
 		lp_die("out of memory");
 	free(spell);
 	free(where);
 	free(macro);
+	return msg;
+}
+
+char *lp_site_reason(const struct lp_check_entry *e,
+		     const struct lp_tree *tree)
+{
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&msg, &len);
+
+	if (!m)
+		lp_die("out of memory");
+	put_reason(m, e, tree);
+	if (fclose(m) || !msg)
+		lp_die("out of memory");
 	return msg;
 }
 

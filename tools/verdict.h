@@ -47,6 +47,14 @@ char *lp_rests_on(const struct lp_judgement *j, const char *workload);
 char *lp_site_message(const struct lp_check_entry *e,
 		      const struct lp_tree *tree);
 
+/*! lp_site_reason() :
+ *  What lp_site_message() says after the site's name ("was wrong 85% of
+ *  1000 times; remove it"), for an output that shows the name apart.
+ *  @return : a malloc'd string for the caller to free.
+ */
+char *lp_site_reason(const struct lp_check_entry *e,
+		     const struct lp_tree *tree);
+
 /*! lp_place_stale() :
  *  True for a site the tree no longer has as the profile saw it: a
  *  commit quoting its row changed it, or its annotation now points the

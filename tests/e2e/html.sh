@@ -6,9 +6,10 @@
 # page is loaded in headless Chromium with a state in its fragment, as a
 # link would carry it, and the DOM after the page's script ran is
 # checked:
-#   - one row and one chart dot per site (check --all counts them);
-#   - #verdict=flip hides every row and dot but the flips, and the rows
-#     left are the sites check flips;
+#   - one row per site, and chart dots that count each site once (check
+#     --all counts them);
+#   - #verdict=flip draws the sites check flips and no other row, and
+#     hides every dot but theirs;
 #   - #sort=incorrect&order=asc puts the rows in that order, and marks
 #     the heading;
 #   - #file=stats.c keeps only that file's rows; #view=functions shows
@@ -60,9 +61,10 @@ dom() {
 		--user-data-dir="$SCRATCH/chrome" --dump-dom \
 		"file://$SCRATCH/page.html#$1" 2> "$SCRATCH/chrome.err"
 }
-# one line per site row in DOM order: hidden(0/1) verdict file incorrect
+# one line per site row in DOM order: hidden(0/1) verdict file incorrect;
+# the page's script, which writes rows too, is not read
 rows() {
-	awk 'BEGIN { RS = "<tr id=\"s" }
+	sed '/^<script/,$d' | awk 'BEGIN { RS = "<tr id=\"s" }
 	     NR > 1 {
 		head = substr($0, 1, index($0, ">"))
 		hidden = head ~ / hidden/ ? 1 : 0
@@ -75,20 +77,28 @@ rows() {
 	     }'
 }
 
+dom '' | rows > all.rows || fail "chromium: $(cat chrome.err)"
+[ "$(wc -l < all.rows)" = "$sites" ] ||
+	fail "$(wc -l < all.rows) rows in the DOM, $sites sites"
 dom 'verdict=flip' > flip.dom || fail "chromium: $(cat chrome.err)"
 rows < flip.dom > flip.rows
-[ "$(wc -l < flip.rows)" = "$sites" ] ||
-	fail "$(wc -l < flip.rows) rows in the DOM, $sites sites"
-awk '$1 == 0 && $2 != "flip"' flip.rows | grep -q . &&
-	fail "#verdict=flip shows other rows: $(awk '$1 == 0' flip.rows)"
-[ "$(awk '$1 == 0' flip.rows | wc -l)" = "$flips" ] ||
-	fail "#verdict=flip shows $(awk '$1 == 0' flip.rows | wc -l) rows, check flips $flips"
-dots=$(grep -o '<circle [^>]*' flip.dom | wc -l)
-[ "$dots" = "$sites" ] || fail "$dots dots in the chart, $sites sites"
+awk '$2 != "flip"' flip.rows | grep -q . &&
+	fail "#verdict=flip shows other rows: $(cat flip.rows)"
+[ "$(wc -l < flip.rows)" = "$flips" ] ||
+	fail "#verdict=flip shows $(wc -l < flip.rows) rows, check flips $flips"
+# the sites a dot stands for, summed over the dots that match $1
+dotsum() {
+	grep -o '<circle [^>]*' flip.dom | grep -e "$1" |
+		sed 's/.* data-n="\([0-9]*\)".*/\1/' |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+[ "$(dotsum .)" = "$sites" ] ||
+	fail "the chart's dots count $(dotsum .) sites, not $sites"
 on=$(grep -o '<circle [^>]*' flip.dom | grep -v ' off"' | grep -c 'flip')
-off=$(grep -o '<circle [^>]*' flip.dom | grep -c ' off"')
-[ "$on" = "$flips" ] && [ "$off" = "$((sites - flips))" ] ||
-	fail "#verdict=flip: $on flip dots shown, $off hidden"
+[ "$on" = "$(grep -o '<circle [^>]*' flip.dom | grep -vc ' off"')" ] &&
+	[ "$(dotsum 'class="flip[" ]')" = "$flips" ] &&
+	[ "$(dotsum ' off"')" = "$((sites - flips))" ] ||
+	fail "#verdict=flip: $on flip dots shown, $(dotsum ' off"') sites' hidden"
 grep -q "$flips of $sites sites shown" flip.dom ||
 	fail "no count of the rows shown"
 

@@ -18,12 +18,13 @@
 #include "fix/locate.h"
 #include "policy.h"
 
-#define LP_HTML_ROWS 2000
+/* a page of rows a browser lays out at once, at any profile's size */
+#define LP_HTML_ROWS 250
 
 struct lp_html_opts {
 	const char *title;              /* "likelyprof report", ... */
 	const char *link;               /* "...{file}...{line}", or NULL */
-	size_t rows;                    /* sites shown in full */
+	size_t rows;                    /* a page of the tables */
 	uint64_t omit_below;            /* leave out sites evaluated less */
 	const struct lp_policy *pol;    /* the thresholds judged with */
 	const char *const *inputs;      /* the profiles' names */
@@ -32,20 +33,14 @@ struct lp_html_opts {
 };
 
 /*! lp_html_write() :
- *  Writes the page of @sites to @f: the worst @o->rows of them in full
- *  (those to change first, most evaluations wrong first), the rest as
- *  one line per verdict.  @places (NULL without --src) has sites->nr
- *  entries; @tree is the tree they were placed in, or NULL.
+ *  Writes the page of @sites to @f: all of them in its data, the worst
+ *  @o->rows (those to change first, most evaluations wrong first) in
+ *  its markup, the rest there as one line per verdict.  @places (NULL
+ *  without --src) has sites->nr entries; @tree is the tree they were
+ *  placed in, or NULL.
  */
 void lp_html_write(FILE *f, const struct lp_judged_list *sites,
 		   const struct lp_place *places, struct lp_tree *tree,
 		   const struct lp_html_opts *o);
-
-/*! lp_html_put() :
- *  Writes the first @n bytes of @s to @f as HTML text or attribute
- *  value: & < > " ' as references, control bytes as spaces (a tab
- *  kept), bytes that are not valid UTF-8 as U+FFFD.
- */
-void lp_html_put(FILE *f, const char *s, size_t n);
 
 #endif /* LP_REPORT_HTML_H */
