@@ -330,18 +330,21 @@ static void find_attributes(struct plan *p)
 	}
 }
 
+static const char unclaimed_case[] =
+	"on a case label, which no one condition decides";
+
 /* Why an attribute that no if or loop claimed is left as it is. */
 static const char *unclaimed(const struct lp_lexed *lx, size_t i)
 {
 	size_t t;
 
 	if (is(lx, i + 5, "case") || is(lx, i + 5, "default"))
-		return "on a case label, which no one condition decides";
+		return unclaimed_case;
 	for (t = i; t-- > 0 && !skipped(lx, t);) {
 		if (is(lx, t, ";") || is(lx, t, "{") || is(lx, t, "}"))
 			break;
 		if (is(lx, t, "case") || is(lx, t, "default"))
-			return "on a case label, which no one condition decides";
+			return unclaimed_case;
 	}
 	if (i > 0 && is(lx, i - 1, "do"))
 		return "on a do-while body, which runs before the condition";
