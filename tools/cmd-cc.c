@@ -34,6 +34,7 @@
 
 #include "builtin.h"
 #include "cc/args.h"
+#include "cc/copy.h"
 #include "cc/find.h"
 #include "cc/unseen.h"
 #include "spawn.h"
@@ -168,6 +169,8 @@ struct cc {
 	struct lp_args link;           /* the runtime, after the user's args */
 	struct lp_args plain_lines;    /* -DLP_PLAIN_LINE_<n>=1, owned */
 	int colour;                 /* the plain run must ask for colour */
+	const struct lp_cc_copy *copy; /* compiled instead of the source */
+	int clang;                  /* -1 until asked */
 	char *scratch;              /* a folder, made on first use */
 	unsigned scratch_files;
 	char *owned[8];             /* strings the args point into */
@@ -241,6 +244,10 @@ static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 	}
 	if (step == STEP_INSTRUMENTED)
 		lp_args_append(a, &cc->group);
+	if (cc->copy && step != STEP_DIAG && step != STEP_PLAIN) {
+		lp_args_append(a, &cc->copy->args);
+		out = cc->copy->out;
+	}
 	for (i = 0; i < cc->argc; i++) {
 		enum lp_arg_kind k = cc->kind[i];
 
@@ -258,7 +265,9 @@ static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 				lp_args_push(a, "-x");
 				lp_args_push(a, cc->lang[i]);
 			}
-			lp_args_push(a, cc->argv[i]);
+			lp_args_push(a, cc->copy && step != STEP_DIAG &&
+					step != STEP_PLAIN ? cc->copy->path
+							   : cc->argv[i]);
 			if (cc->lang[i])
 				lp_args_push(a, "-xnone");
 		}
@@ -378,26 +387,91 @@ static int compile_with_plain_lines(struct cc *cc, int src, const char *out,
 	return status;
 }
 
-/* Says once what hints of the source the header cannot count (unseen.c). */
-static void note_unseen_hints(const char *src)
+/*
+ * Reads the source for the hints the header cannot see (unseen.c) into
+ * @u, and says once what will not be counted.
+ */
+static void note_unseen_hints(const char *src, struct lp_unseen *u)
 {
-	struct lp_unseen u;
-	char what[160];
+	char what[200];
 
-	lp_unseen_scan(&u, src);
-	if (lp_unseen_describe(&u, what, sizeof(what)))
+	lp_unseen_scan(u, src);
+	if (lp_unseen_describe(u, what, sizeof(what)))
 		lp_note("%s: not counted: %s; likelyprof-cc(1) lists the "
 			"forms counted", src, what);
 }
 
+/* The instrumented compile, and without the assembler pass if need be. */
+static int instrumented_step(struct cc *cc, int src, const char *out,
+			     int err)
+{
+	int status = compile_step(cc, src, out, STEP_INSTRUMENTED, err);
+
+	if (status && cc->group.n && !ftruncate(err, 0) &&
+	    lseek(err, 0, SEEK_SET) == 0) {
+		/* the pass, or gas on clang's text: count without it */
+		status = compile_step(cc, src, out, STEP_UNGROUPED, err);
+		if (!status)
+			lp_note("%s: runs of hints not grouped: the compile "
+				"failed with the assembler pass",
+				cc->argv[src]);
+	}
+	return status;
+}
+
+/* Whether the compiler is clang (copy.c needs to know how it spells). */
+static int is_clang(struct cc *cc)
+{
+	if (cc->clang < 0)
+		cc->clang = lp_cc_accepts_option(&cc->compiler,
+						 "-frewrite-includes");
+	return cc->clang;
+}
+
+/*
+ * The instrumented compile of the copy in which attr.c made the
+ * attribute hints counted ones, where it made one.  A copy that does not
+ * compile (a form read wrong) costs those hints, not the build: the
+ * source is compiled as it is, with a note.
+ */
+static int compile_instrumented(struct cc *cc, int src, const char *out,
+				int err, const struct lp_unseen *u)
+{
+	struct lp_cc_copy copy = LP_CC_COPY_INIT;
+	const char *base = lp_cc_base_name(cc->argv[src]);
+	char *dir;
+	int status;
+
+	if (!u->attr.copy || !(dir = scratch_path(cc, ".attr")))
+		return instrumented_step(cc, src, out, err);
+	if (lp_cc_copy_make(&copy, dir, u->attr.copy, u->attr.copy_len,
+			    cc->argc, cc->argv, src, out, cc->m.assembly,
+			    base == cc->argv[src] && is_clang(cc))) {
+		lp_note("%s: %u [[likely]]/[[unlikely]] not counted: no copy "
+			"of the source could be made", cc->argv[src],
+			u->attr.counted);
+		return instrumented_step(cc, src, out, err);
+	}
+	cc->copy = &copy;
+	status = instrumented_step(cc, src, out, err);
+	cc->copy = NULL;
+	lp_cc_copy_done(&copy, !status);
+	if (!status || ftruncate(err, 0) || lseek(err, 0, SEEK_SET))
+		return status;
+	lp_note("%s: %u [[likely]]/[[unlikely]] not counted: the copy that "
+		"counts them did not compile", cc->argv[src], u->attr.counted);
+	return instrumented_step(cc, src, out, err);
+}
+
 static int compile_source(struct cc *cc, int src, const char *out)
 {
+	struct lp_unseen u;
 	char *diag_out, *where;
 	int diag_err, err, status;
 
 	if (cc->kind[src] == LP_ARG_OTHER_SRC)
 		return compile_step(cc, src, out, STEP_PLAIN, -1);
-	note_unseen_hints(cc->argv[src]);
+	note_unseen_hints(cc->argv[src], &u);
 	diag_out = scratch_path(cc, cc->m.assembly ? ".s" : ".o");
 	diag_err = scratch_file();
 	err = scratch_file();
@@ -411,16 +485,7 @@ static int compile_source(struct cc *cc, int src, const char *out)
 		replay(diag_err);
 		goto out;
 	}
-	status = compile_step(cc, src, out, STEP_INSTRUMENTED, err);
-	if (status && cc->group.n && !ftruncate(err, 0) &&
-	    lseek(err, 0, SEEK_SET) == 0) {
-		/* the pass, or gas on clang's text: count without it */
-		status = compile_step(cc, src, out, STEP_UNGROUPED, err);
-		if (!status)
-			lp_note("%s: runs of hints not grouped: the compile "
-				"failed with the assembler pass",
-				cc->argv[src]);
-	}
+	status = compile_instrumented(cc, src, out, err, &u);
 	if (!status) {
 		replay(diag_err);
 		goto out;
@@ -447,6 +512,7 @@ static int compile_source(struct cc *cc, int src, const char *out)
 	free(where);
 	status = compile_step(cc, src, out, STEP_PLAIN, -1);
 out:
+	lp_unseen_release(&u);
 	if (diag_err >= 0)
 		close(diag_err);
 	if (err >= 0)
@@ -745,6 +811,7 @@ int cmd_cc(int argc, const char **argv)
 		return LP_EXIT_ERROR;
 	}
 	memset(&cc, 0, sizeof(cc));
+	cc.clang = -1;
 	argc--;
 	argv++;
 	if (is_cc || is_cxx) {

@@ -6,20 +6,24 @@
 
 #include <stddef.h>
 
+#include "cc/attr.h"
+
 struct lp_unseen {
-	unsigned attributes;        /* [[likely]], [[unlikely]] */
-	unsigned attribute_line;    /* the first one's line */
+	struct lp_attr_plan attr;   /* [[likely]], [[unlikely]] */
 };
 
 /*! lp_unseen_scan() :
- *  Counts the uses in the file @path that the instrumentation does not
- *  count, outside comments, strings and dead #if groups.  A file that
- *  cannot be read (or is not a regular file) counts none.
+ *  Reads the file @path for the hints that the header does not see,
+ *  outside comments, strings and dead #if groups: the attribute hints,
+ *  and a copy of the file in which those that can be are counted
+ *  (attr.c).  A file that cannot be read (or is not a regular file) has
+ *  none.  lp_unseen_release() frees the copy.
  */
 void lp_unseen_scan(struct lp_unseen *u, const char *path);
+void lp_unseen_release(struct lp_unseen *u);
 
 /*! lp_unseen_describe() :
- *  Words @u's uses for a note into @out.
+ *  Words for a note into @out what @u leaves uncounted, and why.
  *  @return : 0 when there are none (and @out is untouched), else 1.
  */
 int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n);

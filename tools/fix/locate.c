@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cc/attr.h"
 #include "fix/tree.h"
 #include "fold.h"
 #include "usage.h"
@@ -794,7 +795,8 @@ static void find_files(struct lp_tree *t, const struct lp_judged_list *J,
 
 /* Groups: the sites of one function of one file. */
 static struct group *make_groups(const struct lp_judged_list *J,
-				 struct lp_srcfile **file_of, size_t *ngroups)
+				 struct lp_srcfile **file_of, const int *final,
+				 size_t *ngroups)
 {
 	struct group *groups = NULL;
 	size_t i, k;
@@ -804,7 +806,7 @@ static struct group *make_groups(const struct lp_judged_list *J,
 		const char *func = J->v[i].func ? J->v[i].func : "";
 		struct group *g = NULL;
 
-		if (!file_of[i])
+		if (!file_of[i] || final[i])
 			continue;
 		for (k = *ngroups; k-- > 0 && groups[k].file == file_of[i];)
 			if (!strcmp(groups[k].func, func)) {
@@ -887,6 +889,59 @@ static void refuse_probability(const struct lp_srcfile *f,
 	}
 }
 
+/* Does one of the @n line ranges of @lines hold @line? */
+static int in_ranges(const unsigned *lines, size_t n, long line)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (line >= lines[2 * k] && line <= lines[2 * k + 1])
+			return 1;
+	return 0;
+}
+
+/*
+ * likelyprof cc counts a C++20 [[likely]]/[[unlikely]] as an expectation
+ * on the condition it stands for (tools/cc/attr.c): the tree holds no
+ * call there to edit, and a guess at a neighbouring annotation would
+ * edit the wrong hint.  Such a site is refused first, for good, with the
+ * true reason.  Each file is read for its attributes once.
+ */
+static void refuse_attributes(struct lp_tree *t,
+			      const struct lp_judged_list *J,
+			      struct lp_srcfile **file_of,
+			      struct lp_place *out, int *final)
+{
+	unsigned **lines = lp_xcalloc(t->nfiles + 1, sizeof(*lines));
+	size_t *n = lp_xcalloc(t->nfiles + 1, sizeof(*n)), i, f;
+
+	for (i = 0; i < J->nr; i++) {
+		char *err = NULL;
+
+		if (!file_of[i])
+			continue;
+		f = (size_t)(file_of[i] - t->files);
+		if (!lines[f]) {
+			if (lp_srcfile_load(t, file_of[i], &err)) {
+				free(err);
+				continue;
+			}
+			n[f] = lp_attr_counted_lines(&file_of[i]->lx,
+						     &lines[f]);
+		}
+		if (!in_ranges(lines[f], n[f], J->v[i].line))
+			continue;
+		refuse(&out[i], NULL, lp_xstrdup(
+			"a [[likely]]/[[unlikely]] attribute, which fix does "
+			"not rewrite yet: change it by hand"));
+		final[i] = 1;
+	}
+	for (f = 0; f < t->nfiles; f++)
+		free(lines[f]);
+	free(lines);
+	free(n);
+}
+
 void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		   struct lp_place *out)
 {
@@ -900,7 +955,8 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 
 	memset(out, 0, J->nr * sizeof(*out));
 	find_files(t, J, file_of, out, kernel);
-	groups = make_groups(J, file_of, &ngroups);
+	refuse_attributes(t, J, file_of, out, final);
+	groups = make_groups(J, file_of, final, &ngroups);
 	align_groups(t, J, groups, ngroups, out, final, kernel);
 	for (i = 0; i < J->nr; i++)
 		if (!out[i].placed && !final[i])

@@ -1,11 +1,13 @@
 #!/bin/sh
-# C++20's [[likely]]/[[unlikely]] never reach __builtin_expect and are
-# not counted, and cc says so once per unit: how many and the first
-# line (spaces inside the brackets too; on if, else and case).  The same
-# words in a comment, a string or an #if 0 group are not hints and draw
-# nothing; __builtin_expect_with_probability is counted and draws
-# nothing; the program builds and runs as it would plain.  With g++ and
-# clang++ (the note is cc's, not the compiler's).
+# C++20's [[likely]]/[[unlikely]] that cc cannot count (here the one on
+# a case label) draw a note once per unit: how many of how many, the
+# first one's line and why; those on an if and its else (spaces inside
+# the brackets too) are counted (tests/cli/cc/attributes.sh) and the
+# profile has their one site.  The same words in a comment, a string or
+# an #if 0 group are not hints and draw nothing;
+# __builtin_expect_with_probability is counted and draws nothing; the
+# program builds and runs as it would plain.  With g++ and clang++ (the
+# note is cc's, not the compiler's).
 cat > a.cc <<'SRC'
 // [[likely]] in a comment is not a hint
 #include <cstdio>
@@ -42,8 +44,10 @@ SRC
 for c in g++ clang++; do
 	CXX=$c $LIKELYPROF c++ -std=c++20 a.cc -o a
 	echo "$c: exit $?"
-	./a
+	LIKELYPROF_FILE=a.lprof ./a
 	echo "run $?"
+	awk -F'\t' '$1 == "site" { print $7, $2, $3, $5, $10 }' a.lprof |
+		sort -n
 done
 $LIKELYPROF cc b.c -o b
 echo "b.c: exit $?"
