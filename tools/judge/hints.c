@@ -100,10 +100,38 @@ struct scan {
 	const char *root;       /* real path of the source folder, with / */
 	const char *unit;
 	const char *dir;        /* where the preprocessor ran (NULL: here) */
-	char *file;             /* the line marker's file, real path */
+	const char *file;       /* the line marker's file, real path */
 	int in_tree;            /* ... under root, and not a system header */
 	long line;
+	/*
+	 * The real path of every name the line markers gave: a unit names
+	 * its few files thousands of times, once at each change of file.
+	 */
+	char **names, **reals;
+	size_t nnames;
 };
+
+/*
+ * The real path of marker name @name (NULL: none), kept in @sc; @name is
+ * malloc'd, and kept or freed.
+ */
+static const char *real_of(struct scan *sc, char *name)
+{
+	size_t i;
+
+	for (i = sc->nnames; i-- > 0;)
+		if (!strcmp(sc->names[i], name)) {
+			free(name);
+			return sc->reals[i];
+		}
+	sc->names = lp_xrealloc(sc->names, (sc->nnames + 1) *
+				sizeof(*sc->names));
+	sc->reals = lp_xrealloc(sc->reals, (sc->nnames + 1) *
+				sizeof(*sc->reals));
+	sc->names[sc->nnames] = name;
+	sc->reals[sc->nnames] = realpath(name, NULL);
+	return sc->reals[sc->nnames++];
+}
 
 static void add_hint(struct scan *sc, const char *func, int loop,
 		     const char *cond, const char *cond_end, const char *arg2,
@@ -145,7 +173,7 @@ static void add_hint(struct scan *sc, const char *func, int loop,
 /* "# 12 "file" 1 3": a line marker; sets where the next line comes from. */
 static void line_marker(struct scan *sc, const char *p)
 {
-	char *end, *name, *real;
+	char *end, *name;
 	long n;
 
 	n = strtol(p, &end, 10);
@@ -162,12 +190,10 @@ static void line_marker(struct scan *sc, const char *p)
 	else
 		name = lp_xstrfmt("%.*s", (int)(end - name), name);
 	sc->line = n - 1;       /* the marker's own newline adds one */
-	real = realpath(name, NULL);
-	free(name);
-	free(sc->file);
-	sc->file = real;
+	sc->file = real_of(sc, name);
 	/* flag 3 (on this line): a system header, never ours */
-	sc->in_tree = real && !strncmp(real, sc->root, strlen(sc->root));
+	sc->in_tree = sc->file &&
+		      !strncmp(sc->file, sc->root, strlen(sc->root));
 	while (*end && *end != '\n') {
 		if (end[0] == ' ' && end[1] == '3' &&
 		    (end[2] == ' ' || end[2] == '\n' || !end[2]))
@@ -522,6 +548,7 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 {
 	char *text = NULL;
 	struct scan sc;
+	size_t i;
 	int st = lp_judge_capture_in(dir, argv, 1, &text, NULL);
 
 	if (st) {
@@ -546,7 +573,12 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 		free(t);
 	}
 	free(text);
-	free(sc.file);
+	for (i = 0; i < sc.nnames; i++) {
+		free(sc.names[i]);
+		free(sc.reals[i]);
+	}
+	free(sc.names);
+	free(sc.reals);
 	return 0;
 }
 
