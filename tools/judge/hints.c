@@ -665,10 +665,32 @@ static int is_c_source(const char *path)
 	return n > 2 && !strcmp(path + n - 2, ".c");
 }
 
+/*
+ * clang's own front end (clang -cc1 ...), which bear records beside the
+ * driver's command that ran it: it does not run as a command of its own
+ * ("error reading 'pic'"), and the driver's entry says all of it.  Kept
+ * where the file has no other entry, as in a build that calls the front
+ * end itself.
+ */
+static int frontend_twin(const struct lp_compile_db *db, char *const *real,
+			 size_t i)
+{
+	const struct lp_compile_cmd *c = &db->v[i];
+	size_t k;
+
+	if (c->argc < 2 || strcmp(c->argv[1], "-cc1") || !real[i])
+		return 0;
+	for (k = 0; k < db->nr; k++)
+		if (real[k] && !strcmp(real[k], real[i]) &&
+		    (db->v[k].argc < 2 || strcmp(db->v[k].argv[1], "-cc1")))
+			return 1;
+	return 0;
+}
+
 int lp_hints_find_db(struct lp_hints *out, const char *src,
 		     const struct lp_compile_db *db)
 {
-	char *real = realpath(src, NULL), *root;
+	char *real = realpath(src, NULL), *root, **file;
 	size_t i, nroot;
 	int ret = 0;
 
@@ -676,21 +698,24 @@ int lp_hints_find_db(struct lp_hints *out, const char *src,
 		return lp_error("cannot read source folder '%s'", src);
 	root = lp_xstrfmt("%s/", real);
 	nroot = strlen(root);
+	file = lp_xcalloc(db->nr + 1, sizeof(*file));
+	for (i = 0; i < db->nr; i++)
+		file[i] = realpath(db->v[i].file, NULL);
 	for (i = 0; !ret && i < db->nr; i++) {
 		const struct lp_compile_cmd *c = &db->v[i];
-		char *file = realpath(c->file, NULL);
 		const char **argv;
 
 		/* a unit outside the tree, or gone since the build */
-		if (!file || strncmp(file, root, nroot) || !is_c_source(file)) {
-			free(file);
+		if (!file[i] || strncmp(file[i], root, nroot) ||
+		    !is_c_source(file[i]) || frontend_twin(db, file, i))
 			continue;
-		}
 		argv = lp_compile_cmd_preprocess(c);
-		ret = preprocess_argv(out, root, file, c->dir, argv);
+		ret = preprocess_argv(out, root, file[i], c->dir, argv);
 		free(argv);
-		free(file);
 	}
+	for (i = 0; i < db->nr; i++)
+		free(file[i]);
+	free(file);
 	free(real);
 	free(root);
 	return ret;
