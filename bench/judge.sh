@@ -6,7 +6,9 @@
 # instrumented build's, how many exact sites are more than 2 points off
 # its percent wrong (read backwards: must be 0), how many check verdicts
 # agree, that no verdict comes from an unsure site, and what the run
-# under valgrind costs.  judge runs outside the source folder.
+# under valgrind costs; then, from one more run under valgrind alone,
+# what judge's own work costs beside it (judge --callgrind on what that
+# run wrote).  judge runs outside the source folder.
 #
 # Programs: bench/workload (tokenizer, hash table, LZ coder); the demo's
 # logstat (error paths that gcc moves to .cold parts); the shapes of
@@ -114,6 +116,29 @@ workload_of() {
 	esac
 }
 
+# own_work SRC CMD: the run of CMD under valgrind alone, as judge runs it,
+# into ./cg, then judge on what it wrote (the program not run again):
+# "VALGRIND OWN" in seconds on stdout, judge's messages in own.err.
+own_work() {
+	rm -rf cg && mkdir cg || return 1
+	ow_a=$(date +%s.%N)
+	valgrind --tool=callgrind --collect-jumps=yes --dump-instr=yes \
+		--trace-children=yes --quiet \
+		--callgrind-out-file="$PWD/cg/callgrind.%p" -- sh -c "$2" \
+		>/dev/null 2>&1 || return 1
+	ow_b=$(date +%s.%N)
+	ow_src=$1
+	set --
+	for ow_f in cg/callgrind.*; do
+		set -- "$@" --callgrind "$ow_f"
+	done
+	"$LIKELYPROF" judge --src "$ow_src" -o own.lprof "$@" >/dev/null \
+		2>own.err || return 1
+	ow_c=$(date +%s.%N)
+	awk -v a="$ow_a" -v b="$ow_b" -v c="$ow_c" \
+		'BEGIN { print b - a, c - b }'
+}
+
 # verdicts PROFILE: "file:line verdict" of every site check judges
 verdicts() {
 	"$LIKELYPROF" check --all "$1" 2>/dev/null |
@@ -130,6 +155,37 @@ sites() {
 		s = NF >= 11 && $11 != "" ? $11 : "measured"
 		if (!(k in sure) || s != "exact") sure[k] = s
 	} END { for (k in c) print k, c[k], i[k], sure[k] }' "$1" | sort
+}
+
+# own_table: what judge costs beside the run under valgrind, from the
+# rows own_work() gathered in $work/own
+own_table() {
+	[ -s "$work/own" ] || return 0
+	echo
+	echo "### What judge costs"
+	echo
+	echo "Judge's own work is all it does but run the program: preprocess"
+	echo "the sources, disassemble, read callgrind's output, decide. Each"
+	echo "program above is run once more under valgrind alone (the options"
+	echo "judge gives it), and judge then reads what that wrote"
+	echo "(\`judge --callgrind FILE\`...): the program is not run again. Wall"
+	echo "clock in seconds; *own / valgrind* is judge's own work over the run"
+	echo "under valgrind alone, which it should not exceed."
+	echo
+	echo "| program | compiler | level | plain | valgrind alone | judge's own work | own / valgrind |"
+	echo "|---|---|---|---:|---:|---:|---:|"
+	awk '{ printf "| %s | %s | %s | %.2f | %.2f | %.2f | %.2f |\n",
+		$1, $2, $3, $5 - $4, $6, $7, ($6 > 0 ? $7 / $6 : 0) }' "$work/own"
+	over=$(awk '$7 > $6 {
+		printf "%s%s %s %s", n++ ? ", " : "", $1, $2, $3 }' "$work/own")
+	echo
+	if [ -n "$over" ]; then
+		echo "Judge's own work is longer than the run under valgrind" \
+			"alone on: $over."
+	else
+		echo "Judge's own work is at most the run under valgrind alone" \
+			"on every row."
+	fi
 }
 
 echo "Every program below is built twice from the same source: plainly"
@@ -222,6 +278,12 @@ for prog in $BENCH_JUDGE_PROGRAMS; do
 				fail "$prog, $cc $level: $unsure_n verdicts from unsure sites"
 			cost=$(awk -v a="$t0" -v b="$t1" -v c="$t2" \
 				'BEGIN { printf "%.2f, %.1f", b - a, c - b }')
+			if own=$(own_work "$v/plain" "$wl_plain"); then
+				echo "$prog $cc $level $t0 $t1 $own" >>"$work/own"
+			else
+				fail "$prog, $cc $level: valgrind alone," \
+					"or judge on its output (see $v/own.err)"
+			fi
 			echo "| $prog | $cc | $level | $ran_n | $exact_n | $amb_n | $unj_n | $cover | $equal_n | $back_n | $agree_n of $verdict_n | $unsure_n | $cost |"
 			cd "$work" || exit 1
 		done
@@ -233,4 +295,5 @@ echo "evaluation, it says ambiguous: the coverage is what that costs. Counts"
 echo "are not equal, with the percent still right, where the compiler folded"
 echo "the test on the common path (libev's fd_reify), leaving the jump to"
 echo "the other paths; doc/likelyprof-judge.md says what judge cannot see."
+own_table
 exit $failed

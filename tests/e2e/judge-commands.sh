@@ -4,8 +4,9 @@
 # through the database's -I, and its -D turns one macro's hint around, so
 # only a judge that used the database finds every hint with the right
 # direction.  Both forms of entry ("command", with shell quoting, and
-# "arguments") are read; the commands' -c, -o and -MD write nothing; a
-# broken database, or -D beside one, is one error naming it.
+# "arguments") are read; the commands' -c, -o and -MD write nothing; an
+# entry of clang's front end beside its driver's (bear writes both) is
+# left out; a broken database, or -D beside one, is one error naming it.
 . "$(dirname "$0")/lib.sh"
 
 for tool in valgrind objdump gcc; do
@@ -78,6 +79,31 @@ $LIKELYPROF judge --compile-commands build/args.json -o args.lprof \
 	--callgrind cg.out > out 2> err || fail "judge with arguments: $(cat err)"
 [ "$(expects args.lprof)" = "$want" ] ||
 	fail "arguments form: hints '$(expects args.lprof)', want '$want'"
+
+# bear records clang's front end (clang -cc1) beside the driver that ran
+# it; that entry does not run as a command, so judge leaves it to the
+# driver's entry of the same file, quietly.  Alone, it is tried.
+cat > build/twin.json <<JSON
+[{"directory": "$SRC/build", "file": "$SRC/prog.c",
+  "arguments": ["gcc", "-O2", "-g", "-I../inc", "-DFLAVOR=2",
+		"-c", "-o", "prog.o", "../prog.c"]},
+ {"directory": "$SRC/build", "file": "$SRC/prog.c",
+  "arguments": ["clang", "-cc1", "-emit-obj", "-mrelocation-model",
+		"pic", "-main-file-name", "prog.c", "-o", "prog.o",
+		"-x", "c", "../prog.c"]}]
+JSON
+$LIKELYPROF judge --compile-commands build/twin.json -o twin.lprof \
+	--callgrind cg.out > out 2> err ||
+	fail "judge with a -cc1 twin: $(cat err)"
+[ "$(expects twin.lprof)" = "$want" ] ||
+	fail "-cc1 twin: hints '$(expects twin.lprof)', want '$want'"
+! grep -q "does not preprocess" err ||
+	fail "-cc1 twin: preprocessed: $(cat err)"
+sed '1,3d; 4s/^ /[/' build/twin.json > build/alone.json
+$LIKELYPROF judge --compile-commands build/alone.json -o alone.lprof \
+	--callgrind cg.out > out 2> err
+grep -q "does not preprocess" err ||
+	fail "-cc1 alone: not tried: $(cat err)"
 
 # without it the header is not found: judge says so and finds nothing
 $LIKELYPROF judge -o none.lprof --callgrind cg.out > out 2> err

@@ -637,7 +637,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		    const struct lp_insns *in, int explain, size_t *against,
 		    struct lp_terms **terms)
 {
-	struct lp_real_cache cache = { NULL, NULL, 0 };
+	struct lp_real_cache cache = LP_REAL_CACHE_INIT;
 	struct places ran = { NULL, 0, 0 }, code = { NULL, 0, 0 };
 	struct lp_runs runs;
 	const char **real = lp_xcalloc(in->nr + 1, sizeof(*real));
@@ -721,10 +721,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		else
 			keep_terms(terms, out->nr, &t, s.sure);
 	}
-	for (i = 0; i < cache.nr; i++)
-		free(cache.real[i]);
-	free(cache.name);
-	free(cache.real);
+	lp_real_cache_release(&cache);
 	free(ran.v);
 	free(code.v);
 	free(real);

@@ -123,10 +123,38 @@ struct scan {
 	const char *root;       /* real path of the source folder, with / */
 	const char *unit;
 	const char *dir;        /* where the preprocessor ran (NULL: here) */
-	char *file;             /* the line marker's file, real path */
+	const char *file;       /* the line marker's file, real path */
 	int in_tree;            /* ... under root, and not a system header */
 	long line;
+	/*
+	 * The real path of every name the line markers gave: a unit names
+	 * its few files thousands of times, once at each change of file.
+	 */
+	char **names, **reals;
+	size_t nnames;
 };
+
+/*
+ * The real path of marker name @name (NULL: none), kept in @sc; @name is
+ * malloc'd, and kept or freed.
+ */
+static const char *real_of(struct scan *sc, char *name)
+{
+	size_t i;
+
+	for (i = sc->nnames; i-- > 0;)
+		if (!strcmp(sc->names[i], name)) {
+			free(name);
+			return sc->reals[i];
+		}
+	sc->names = lp_xrealloc(sc->names, (sc->nnames + 1) *
+				sizeof(*sc->names));
+	sc->reals = lp_xrealloc(sc->reals, (sc->nnames + 1) *
+				sizeof(*sc->reals));
+	sc->names[sc->nnames] = name;
+	sc->reals[sc->nnames] = realpath(name, NULL);
+	return sc->reals[sc->nnames++];
+}
 
 static void add_hint(struct scan *sc, const char *func, int loop,
 		     const char *cond, const char *cond_end, const char *arg2,
@@ -168,7 +196,7 @@ static void add_hint(struct scan *sc, const char *func, int loop,
 /* "# 12 "file" 1 3": a line marker; sets where the next line comes from. */
 static void line_marker(struct scan *sc, const char *p)
 {
-	char *end, *name, *real;
+	char *end, *name;
 	long n;
 
 	n = strtol(p, &end, 10);
@@ -185,12 +213,10 @@ static void line_marker(struct scan *sc, const char *p)
 	else
 		name = lp_xstrfmt("%.*s", (int)(end - name), name);
 	sc->line = n - 1;       /* the marker's own newline adds one */
-	real = realpath(name, NULL);
-	free(name);
-	free(sc->file);
-	sc->file = real;
+	sc->file = real_of(sc, name);
 	/* flag 3 (on this line): a system header, never ours */
-	sc->in_tree = real && !strncmp(real, sc->root, strlen(sc->root));
+	sc->in_tree = sc->file &&
+		      !strncmp(sc->file, sc->root, strlen(sc->root));
 	while (*end && *end != '\n') {
 		if (end[0] == ' ' && end[1] == '3' &&
 		    (end[2] == ' ' || end[2] == '\n' || !end[2]))
@@ -556,6 +582,7 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 {
 	char *text = NULL;
 	struct scan sc;
+	size_t i;
 	int st = lp_judge_capture_in(dir, argv, 1, &text, NULL);
 
 	if (st) {
@@ -580,7 +607,12 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 		free(t);
 	}
 	free(text);
-	free(sc.file);
+	for (i = 0; i < sc.nnames; i++) {
+		free(sc.names[i]);
+		free(sc.reals[i]);
+	}
+	free(sc.names);
+	free(sc.reals);
 	return 0;
 }
 
@@ -667,10 +699,32 @@ static int is_c_source(const char *path)
 	return n > 2 && !strcmp(path + n - 2, ".c");
 }
 
+/*
+ * clang's own front end (clang -cc1 ...), which bear records beside the
+ * driver's command that ran it: it does not run as a command of its own
+ * ("error reading 'pic'"), and the driver's entry says all of it.  Kept
+ * where the file has no other entry, as in a build that calls the front
+ * end itself.
+ */
+static int frontend_twin(const struct lp_compile_db *db, char *const *real,
+			 size_t i)
+{
+	const struct lp_compile_cmd *c = &db->v[i];
+	size_t k;
+
+	if (c->argc < 2 || strcmp(c->argv[1], "-cc1") || !real[i])
+		return 0;
+	for (k = 0; k < db->nr; k++)
+		if (real[k] && !strcmp(real[k], real[i]) &&
+		    (db->v[k].argc < 2 || strcmp(db->v[k].argv[1], "-cc1")))
+			return 1;
+	return 0;
+}
+
 int lp_hints_find_db(struct lp_hints *out, const char *src,
 		     const struct lp_compile_db *db)
 {
-	char *real = realpath(src, NULL), *root;
+	char *real = realpath(src, NULL), *root, **file;
 	size_t i, nroot;
 	int ret = 0;
 
@@ -678,21 +732,24 @@ int lp_hints_find_db(struct lp_hints *out, const char *src,
 		return lp_error("cannot read source folder '%s'", src);
 	root = lp_xstrfmt("%s/", real);
 	nroot = strlen(root);
+	file = lp_xcalloc(db->nr + 1, sizeof(*file));
+	for (i = 0; i < db->nr; i++)
+		file[i] = realpath(db->v[i].file, NULL);
 	for (i = 0; !ret && i < db->nr; i++) {
 		const struct lp_compile_cmd *c = &db->v[i];
-		char *file = realpath(c->file, NULL);
 		const char **argv;
 
 		/* a unit outside the tree, or gone since the build */
-		if (!file || strncmp(file, root, nroot) || !is_c_source(file)) {
-			free(file);
+		if (!file[i] || strncmp(file[i], root, nroot) ||
+		    !is_c_source(file[i]) || frontend_twin(db, file, i))
 			continue;
-		}
 		argv = lp_compile_cmd_preprocess(c);
-		ret = preprocess_argv(out, root, file, c->dir, argv);
+		ret = preprocess_argv(out, root, file[i], c->dir, argv);
 		free(argv);
-		free(file);
 	}
+	for (i = 0; i < db->nr; i++)
+		free(file[i]);
+	free(file);
 	free(real);
 	free(root);
 	return ret;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "judge/judge.h"
+#include "judge/where.h"
 #include "usage.h"
 
 static int cmp_insn(const void *pa, const void *pb)
@@ -66,15 +67,39 @@ static struct lp_insn *find(struct lp_insns *in, const char *obj,
 	return (struct lp_insn *)lp_insns_find(in, obj, addr);
 }
 
-static int wanted(const char *file, char *const *want, size_t nwant)
+/*
+ * Does interned name @file resolve to one of @want?  Asked at every change
+ * of file along each object's instructions: realpath() once per name.
+ */
+static int wanted(struct lp_real_cache *cache, const char *file,
+		  char *const *want, size_t nwant)
 {
-	char *real = realpath(file, NULL);
+	const char *real = lp_real_of(cache, file);
 	size_t i;
+
+	for (i = 0; real && i < nwant; i++)
+		if (!strcmp(real, want[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Does the object of the instructions [*@i, end) hold code of a wanted
+ * file?  *@i goes to its end, so each object is scanned once.
+ */
+static int object_wanted(const struct lp_insns *in, size_t *i,
+			 struct lp_real_cache *cache, char *const *want,
+			 size_t nwant)
+{
+	const char *o = in->v[*i].obj;
+	size_t k;
 	int yes = 0;
 
-	for (i = 0; real && i < nwant && !yes; i++)
-		yes = !strcmp(real, want[i]);
-	free(real);
+	for (k = *i; k < in->nr && (in->v[k].obj == o ||
+				    !strcmp(in->v[k].obj, o)); k++)
+		if (!yes && (k == *i || in->v[k].file != in->v[k - 1].file))
+			yes = wanted(cache, in->v[k].file, want, nwant);
+	*i = k;
 	return yes;
 }
 
@@ -574,25 +599,21 @@ static int mark_object(struct lp_insns *in, const char *obj)
 
 int lp_jumps_mark(struct lp_insns *in, char *const *want, size_t nwant)
 {
+	struct lp_real_cache cache = LP_REAL_CACHE_INIT;
 	const char **objs = NULL;
-	size_t nobj = 0, i, k;
+	size_t nobj = 0, i = 0;
 
 	compact(in);
 	/* the objects that hold code of a wanted file, each once */
-	for (i = 0; i < in->nr; i++) {
+	while (i < in->nr) {
 		const char *o = in->v[i].obj;
 
-		if (nobj && !strcmp(objs[nobj - 1], o))
-			continue;
-		for (k = i; k < in->nr && !strcmp(in->v[k].obj, o); k++)
-			if ((k == i || in->v[k].file != in->v[k - 1].file) &&
-			    wanted(in->v[k].file, want, nwant))
-				break;
-		if (k == in->nr || strcmp(in->v[k].obj, o))
+		if (!object_wanted(in, &i, &cache, want, nwant))
 			continue;
 		objs = lp_xrealloc(objs, (nobj + 1) * sizeof(*objs));
 		objs[nobj++] = o;
 	}
+	lp_real_cache_release(&cache);
 	for (i = 0; i < nobj; i++) {
 		if (mark_object(in, objs[i]) < 0) {
 			free(objs);

@@ -9,18 +9,61 @@
 #include "judge/where.h"
 #include "usage.h"
 
+/*
+ * Where @name is in the table, or the free slot where it goes: names are
+ * interned, so the pointer is the key, its low bits (alignment) dropped.
+ */
+static size_t slot_of(const struct lp_real_cache *c, const char *name)
+{
+	size_t mask = c->nslot - 1, i = ((uintptr_t)name >> 3) * 2654435761u;
+
+	for (i &= mask; c->slot[i]; i = (i + 1) & mask)
+		if (c->name[c->slot[i] - 1] == name)
+			break;
+	return i;
+}
+
+/* Keeps the table at most half full, so a search ends soon. */
+static void grow(struct lp_real_cache *c)
+{
+	size_t k;
+
+	if (2 * (c->nr + 1) <= c->nslot)
+		return;
+	free(c->slot);
+	c->nslot = c->nslot ? 2 * c->nslot : 64;
+	c->slot = lp_xcalloc(c->nslot, sizeof(*c->slot));
+	for (k = 0; k < c->nr; k++)
+		c->slot[slot_of(c, c->name[k])] = k + 1;
+}
+
 const char *lp_real_of(struct lp_real_cache *c, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < c->nr; i++)
-		if (c->name[i] == name)
-			return c->real[i];
+	if (c->nslot) {
+		i = slot_of(c, name);
+		if (c->slot[i])
+			return c->real[c->slot[i] - 1];
+	}
+	grow(c);
 	c->name = lp_xrealloc(c->name, (c->nr + 1) * sizeof(*c->name));
 	c->real = lp_xrealloc(c->real, (c->nr + 1) * sizeof(*c->real));
 	c->name[c->nr] = name;
 	c->real[c->nr] = realpath(name, NULL);
+	c->slot[slot_of(c, name)] = c->nr + 1;
 	return c->real[c->nr++];
+}
+
+void lp_real_cache_release(struct lp_real_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		free(c->real[i]);
+	free(c->name);
+	free(c->real);
+	free(c->slot);
 }
 
 static const struct lp_insns *sort_in;

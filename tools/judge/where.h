@@ -9,18 +9,27 @@
 
 #include "judge/judge.h"
 
-/* The real path of each instruction's file, computed once per name. */
+/*
+ * The real path of each instruction's file, computed once per name: the
+ * names in the order met, and a table of their indexes by pointer, asked
+ * once per instruction.
+ */
 struct lp_real_cache {
 	const char **name;
 	char **real;
 	size_t nr;
+	size_t *slot;           /* index + 1, 0 for none; a power of two */
+	size_t nslot;
 };
+#define LP_REAL_CACHE_INIT { NULL, NULL, 0, NULL, 0 }
 
 /*! lp_real_of() :
  *  The real path of @name (compared by pointer: names are interned), or
- *  NULL where it does not resolve; kept in @c for the caller to free.
+ *  NULL where it does not resolve; kept in @c until
+ *  lp_real_cache_release().
  */
 const char *lp_real_of(struct lp_real_cache *c, const char *name);
+void lp_real_cache_release(struct lp_real_cache *c);
 
 /*
  * The runs of instructions of the line tables by object and address, to
