@@ -26,6 +26,8 @@
 #     (not merely safe), and the && whose second part never ran is not;
 #   - a && whose parts both ran, guarding a block with no jump of its
 #     own, reads exactly as a chain of tests with both compilers;
+#   - an error check whose "return -1;" the compiler merged with the
+#     others reads exactly by where each side goes, with both compilers;
 #   - --explain says why, once, for every site that is not exact, and
 #     for no exact one.
 . "$(dirname "$0")/lib.sh"
@@ -113,6 +115,8 @@ for cc in gcc clang; do
 			fail "$v: extra.c, not in the binary, is in the profile"
 		grep -q '^shapes\.c:111 .* exact$' $v.sites ||
 			fail "$v: the chain of two tests is not exact"
+		grep -q '^shapes\.c:132 .* exact$' $v.sites ||
+			fail "$v: the check with a merged return is not exact"
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained
 		awk '$4 == "ambiguous" || $4 == "unjudgeable" { print $1, $4 }' \

@@ -29,55 +29,111 @@ enum side { SIDE_UNSURE, SIDE_T, SIDE_F, SIDE_C };
 
 #define WALK_MAX 64
 
+/*
+ * Is @c code of @hint's own function and file, as jump @j's symbol holds
+ * it (code of no line counts as its)?  Not an inlined callee's, whose
+ * lines say nothing of the hint's statement.
+ */
+static int own_code(const struct lp_hint *hint, struct lp_real_cache *cache,
+		    const struct lp_insn *j, const struct lp_code_insn *c)
+{
+	const char *real;
+
+	if (c->ifn && *c->ifn && j->sym && strcmp(c->ifn, hint->func) &&
+	    !lp_same_function(c->ifn, j->sym))
+		return 0;
+	if (c->line <= 0)
+		return 1;
+	real = lp_real_of(cache, c->file);
+	return real && !strcmp(real, hint->real);
+}
+
+/* A visitor's word that the walk goes on through the instruction. */
+#define WALK_ON (-100)
+
+/*
+ * Walks the straight code of jump @j's object from @addr (through jmps,
+ * up to WALK_MAX instructions), handing @visit each address and its
+ * index in in->code (-1: not disassembled), until @visit says anything
+ * but WALK_ON; @none where the code ends or the walk is too long.
+ */
+static int walk(const struct lp_insns *in, const struct lp_insn *j,
+		uint64_t addr, int (*visit)(void *ctx, uint64_t addr, long i),
+		void *ctx, int none)
+{
+	int step, v;
+
+	for (step = 0; step < WALK_MAX; step++) {
+		long i = lp_code_at(in, j->obj, addr);
+		const struct lp_code_insn *c;
+
+		if ((v = visit(ctx, addr, i)) != WALK_ON)
+			return v;
+		c = &in->code[i];
+		if (c->flow == LP_FLOW_JMP) {
+			addr = c->target;
+			continue;
+		}
+		if ((size_t)i + 1 >= in->code_nr ||
+		    strcmp(in->code[i + 1].obj, c->obj))
+			return none;
+		addr = in->code[i + 1].addr;
+	}
+	return none;
+}
+
+/* What follow_side() walks with. */
+struct follow {
+	const struct lp_hint *hint;
+	const struct lp_runs *r;
+	struct lp_real_cache *cache;
+	const struct lp_insn *j;
+	const size_t *idx;
+	size_t nidx, to;
+	uint64_t at;            /* where the walk stopped */
+};
+
+static int follow_visit(void *ctx, uint64_t addr, long i)
+{
+	struct follow *f = ctx;
+	const struct lp_hint *hint = f->hint;
+	const struct lp_code_insn *c;
+
+	f->at = addr;
+	if (lp_in_then(f->r, hint, f->j->obj, addr))
+		return SIDE_T;
+	if (i < 0)
+		return SIDE_UNSURE;
+	c = &f->r->in->code[i];
+	if (!own_code(hint, f->cache, f->j, c))
+		return SIDE_UNSURE;
+	/* the condition's other lines are walked through */
+	if (c->line > 0 && (c->line < hint->cond_first ||
+			    c->line > hint->cond_last))
+		return c->line < hint->cond_first ||
+		       c->line > hint->then_last ? SIDE_F : SIDE_UNSURE;
+	if (c->flow == LP_FLOW_COND) {
+		for (f->to = 0; f->to < f->nidx; f->to++)
+			if (f->r->in->v[f->idx[f->to]].addr == c->addr &&
+			    !strcmp(f->r->in->v[f->idx[f->to]].obj, c->obj))
+				return SIDE_C;
+		return SIDE_UNSURE;
+	}
+	return c->flow == LP_FLOW_END ? SIDE_UNSURE : WALK_ON;
+}
+
 static enum side follow_side(const struct lp_hint *hint,
 			     const struct lp_runs *r,
 			     struct lp_real_cache *cache,
 			     const struct lp_insn *j, uint64_t *at,
 			     const size_t *idx, size_t nidx, size_t *to)
 {
-	uint64_t addr = *at;
-	const struct lp_insns *in = r->in;
-	int step;
-	size_t k;
+	struct follow f = { hint, r, cache, j, idx, nidx, 0, *at };
+	int side = walk(r->in, j, *at, follow_visit, &f, SIDE_UNSURE);
 
-	for (step = 0; step < WALK_MAX; step++) {
-		long i = lp_code_at(in, j->obj, addr);
-		const struct lp_code_insn *c;
-		const char *real;
-
-		*at = addr;
-		if (lp_in_then(r, hint, j->obj, addr))
-			return SIDE_T;
-		if (i < 0)
-			return SIDE_UNSURE;
-		c = &in->code[i];
-		real = c->line > 0 ? lp_real_of(cache, c->file) : NULL;
-		if (c->ifn && *c->ifn && j->sym && strcmp(c->ifn, hint->func) &&
-		    !lp_same_function(c->ifn, j->sym))
-			return SIDE_UNSURE;     /* an inlined callee's code */
-		if (c->line > 0 && (!real || strcmp(real, hint->real)))
-			return SIDE_UNSURE;
-		/* the condition's other lines are walked through */
-		if (c->line > 0 && (c->line < hint->cond_first ||
-				    c->line > hint->cond_last))
-			return c->line < hint->cond_first ||
-			       c->line > hint->then_last ? SIDE_F : SIDE_UNSURE;
-		if (c->flow == LP_FLOW_COND) {
-			for (k = 0; k < nidx; k++)
-				if (r->in->v[idx[k]].addr == c->addr &&
-				    !strcmp(r->in->v[idx[k]].obj, c->obj))
-					break;
-			*to = k;
-			return k < nidx ? SIDE_C : SIDE_UNSURE;
-		}
-		if (c->flow == LP_FLOW_END ||
-		    (size_t)i + 1 >= in->code_nr ||
-		    strcmp(in->code[i + 1].obj, c->obj))
-			return SIDE_UNSURE;
-		addr = c->flow == LP_FLOW_JMP ? c->target
-					      : in->code[i + 1].addr;
-	}
-	return SIDE_UNSURE;
+	*at = f.at;
+	*to = f.to;
+	return (enum side)side;
 }
 
 /*
@@ -304,4 +360,67 @@ int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 	}
 	free(ch.c_in);
 	return ok;
+}
+
+/* What ret_walk() walks with. */
+struct ret_follow {
+	const struct lp_hint *hint;
+	const struct lp_runs *r;
+	const struct lp_insn *j;
+};
+
+static int ret_visit(void *ctx, uint64_t addr, long i)
+{
+	const struct ret_follow *f = ctx;
+	const struct lp_hint *hint = f->hint;
+	const struct lp_code_insn *c;
+	int ret_line = 0;
+	size_t k;
+
+	(void)addr;
+	if (i < 0)
+		return -1;
+	c = &f->r->in->code[i];
+	if (!own_code(hint, f->r->cache, f->j, c))
+		return -1;
+	for (k = 0; c->line > 0 && k < hint->nret; k++)
+		ret_line |= c->line == hint->ret_line[k];
+	if (c->line > 0 && !ret_line &&
+	    (c->line < hint->cond_first || c->line > hint->cond_last) &&
+	    (c->line < hint->then_first || c->line > hint->then_last))
+		return 0;
+	if (c->flow == LP_FLOW_END)
+		return 1;
+	return c->flow == LP_FLOW_COND ? -1 : WALK_ON;
+}
+
+/*
+ * Where side @addr of jump @j goes, for a hint whose statement is one
+ * "return E;": 1 into the code of a return of E (its lines, those of
+ * every "return E;" of the function, or the closing brace) and on to
+ * the function's end; 0 into code of other lines first (the code after
+ * the if); -1 where the walk cannot tell (a test, inlined code, code of
+ * another file, no end within reach).
+ */
+static int ret_walk(const struct lp_hint *hint, const struct lp_runs *r,
+		    const struct lp_insn *j, uint64_t addr)
+{
+	struct ret_follow f = { hint, r, j };
+
+	return walk(r->in, j, addr, ret_visit, &f, -1);
+}
+
+int lp_judge_return_side(const struct lp_hint *hint, const struct lp_runs *r,
+			 const struct lp_insn *j)
+{
+	int taken, fall;
+
+	if (!hint->nret || hint->loop || hint->part || !j->cond || !j->next ||
+	    hint->then_first <= 0 || hint->then_first > hint->then_last)
+		return -1;
+	taken = ret_walk(hint, r, j, j->target);
+	fall = ret_walk(hint, r, j, j->next);
+	if (taken == 1 && fall == 0)
+		return 1;
+	return taken == 0 && fall == 1 ? 0 : -1;
 }

@@ -20,4 +20,14 @@ int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 			const struct lp_runs *r, struct lp_real_cache *cache,
 			const size_t *idx, size_t nidx, struct lp_terms *terms);
 
+/*! lp_judge_return_side() :
+ *  For a hint whose if's statement is one "return E;", which the
+ *  compiler may have merged with the function's other returns of E (its
+ *  code then on another return's line, or the closing brace's): 1 where
+ *  jump @j's taken side runs that return and its fall-through the code
+ *  after the if, 0 the other way round, -1 where the walk cannot tell.
+ */
+int lp_judge_return_side(const struct lp_hint *hint, const struct lp_runs *r,
+			 const struct lp_insn *j);
+
 #endif /* LP_JUDGE_CHAIN_H */

@@ -151,6 +151,8 @@ struct line_jumps {
 	int unsure;             /* a jump that says nothing of the side */
 	int doubt;              /* counts that do not add up */
 	const char *why;        /* the first reason it is not exact */
+	int ret_taken;          /* the side that is a merged return: 1
+				 * taken, 0 fall-through, -1 none */
 };
 
 /* Keeps the first reason a site is unsure: --explain says it. */
@@ -224,6 +226,7 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 	size_t k, m, nidx = 0;
 
 	memset(lj, 0, sizeof(*lj));
+	lj->ret_taken = -1;
 	for (k = 0; k < in->nr; k++) {
 		const struct lp_insn *ins = &in->v[k];
 
@@ -258,6 +261,15 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			doubt(lj, "the hint is one part of its condition");
 		}
 		wrong = taken_when_true(r, hint, ins);
+		/* a "return E;" merged with the others of E: where it runs */
+		if (wrong < 0 &&
+		    (wrong = lp_judge_return_side(hint, r, ins)) >= 0) {
+			/* copies laid out apart: one reading for both sides */
+			if (lj->ret_taken >= 0 && lj->ret_taken != wrong)
+				wrong = -1;
+			else
+				lj->ret_taken = wrong;
+		}
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
 		else
@@ -354,15 +366,30 @@ static int line_outruns_jumps(const struct lp_hint *hint,
 	return 0;
 }
 
-/* A jump from the hint's line or the statement its if guards. */
+/*
+ * A jump from the hint's line or the statement its if guards; into a
+ * side that is a "return E;" merged with others (@ret), also one from
+ * the condition of another if whose statement is the same return, or
+ * from the code of such a return.
+ */
 static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
-		    struct lp_real_cache *cache)
+		    struct lp_real_cache *cache, int ret)
 {
 	const char *real = lp_real_of(cache, e->file);
+	size_t k;
 
-	return real && !strcmp(real, hint->real) &&
-	       (e->line == hint->line || (e->line >= hint->then_first &&
-					  e->line <= hint->then_last));
+	if (!real || strcmp(real, hint->real))
+		return 0;
+	if (e->line == hint->line || (e->line >= hint->then_first &&
+				      e->line <= hint->then_last))
+		return 1;
+	for (k = 0; ret && k < hint->nif; k++)
+		if (e->line >= hint->if_first[k] && e->line <= hint->if_last[k])
+			return 1;
+	for (k = 0; ret && k < hint->nret; k++)
+		if (e->line == hint->ret_line[k])
+			return 1;
+	return 0;
 }
 
 /*
@@ -376,7 +403,7 @@ static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
 static int foreign_inflow(const struct lp_hint *hint,
 			  const struct lp_insns *in,
 			  struct lp_real_cache *cache,
-			  const struct lp_insn *j, uint64_t to)
+			  const struct lp_insn *j, uint64_t to, int ret)
 {
 	size_t n;
 	const struct lp_edge *e = lp_insns_edges_into(in, j->obj, to, &n);
@@ -387,7 +414,7 @@ static int foreign_inflow(const struct lp_hint *hint,
 		if (e->addr == j->addr || !k || !k->exe ||
 		    (k->cond && !k->taken))
 			continue;
-		if (!own_edge(hint, e, cache))
+		if (!own_edge(hint, e, cache, ret))
 			return 1;
 	}
 	return 0;
@@ -466,7 +493,7 @@ static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
 static int region_entered(const struct lp_hint *hint,
 			  const struct lp_insns *in,
 			  struct lp_real_cache *cache,
-			  const struct lp_insn *j, uint64_t start)
+			  const struct lp_insn *j, uint64_t start, int ret)
 {
 	uint64_t region[REGION_MAX];
 	long nr = walk_region(hint, in, cache, j, start, region), r;
@@ -487,17 +514,18 @@ static int region_entered(const struct lp_hint *hint,
 				continue;
 			k = lp_insns_find(in, e->obj, e->addr);
 			if (k && k->exe && (!k->cond || k->taken) &&
-			    !own_edge(hint, e, cache))
+			    !own_edge(hint, e, cache, ret))
 				return 1;
 		}
 	}
 	return 0;
 }
 
+/* @ret_taken: which side is a merged return (1 taken, 0 not, -1 none) */
 static int any_foreign_inflow(const struct lp_hint *hint,
 			      const struct lp_insns *in,
 			      struct lp_real_cache *cache, const size_t *idx,
-			      size_t nidx)
+			      size_t nidx, int ret_taken)
 {
 	size_t k;
 
@@ -508,13 +536,17 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 
 		if (!j->cond || !j->exe)
 			continue;
-		if (foreign_inflow(hint, in, cache, j, j->target) ||
-		    (j->next && foreign_inflow(hint, in, cache, j, j->next)))
+		if (foreign_inflow(hint, in, cache, j, j->target,
+				   ret_taken == 1) ||
+		    (j->next && foreign_inflow(hint, in, cache, j, j->next,
+					       ret_taken == 0)))
 			return 1;
 		if (hint->then_first > 0 &&
 		    hint->then_first <= hint->then_last &&
-		    (region_entered(hint, in, cache, j, j->target) ||
-		     (j->next && region_entered(hint, in, cache, j, j->next))))
+		    (region_entered(hint, in, cache, j, j->target,
+				    ret_taken == 1) ||
+		     (j->next && region_entered(hint, in, cache, j, j->next,
+						ret_taken == 0))))
 			return 1;
 	}
 	return 0;
@@ -568,7 +600,8 @@ static void later_doubts(struct line_jumps *lj, const struct lp_hint *hint,
 	else if (line_outruns_jumps(hint, in, line_real, idx, nidx))
 		why = "code of the line ran more often than its jumps (a "
 		      "copy where the test was folded or threaded)";
-	else if (any_foreign_inflow(hint, in, cache, idx, nidx))
+	else if (any_foreign_inflow(hint, in, cache, idx, nidx,
+				    lj->ret_taken))
 		why = "other jumps entered a side of it (a test threaded "
 		      "past it, a goto, a shared block)";
 	if (why) {

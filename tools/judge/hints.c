@@ -24,6 +24,9 @@ static void hint_release(struct lp_hint *h)
 	free(h->unit_real);
 	free(h->func);
 	free(h->cond);
+	free(h->ret_line);
+	free(h->if_first);
+	free(h->if_last);
 }
 
 void lp_hints_release(struct lp_hints *h)
@@ -132,6 +135,17 @@ struct scan {
 	 */
 	char **names, **reals;
 	size_t nnames;
+	/*
+	 * The "return E;" statements of the function being scanned, with
+	 * the condition of the if whose whole statement each is (0: none),
+	 * and the hints it holds from @fn_hints on.
+	 */
+	struct ret {
+		long line, if_first, if_last;
+		char *text;
+	} *rets;
+	size_t nrets, rets_alloc, fn_hints;
+	long if_first, if_last; /* the if whose ')' was the last token */
 };
 
 /*
@@ -463,6 +477,97 @@ static void expect_call(struct scan *sc, const char *p, const char *func,
 		add_hint(sc, func, loop, a1, a2 - 1, a2, q);
 }
 
+/*
+ * "return E;" at @p (past the word): noted with its text, and with the
+ * if whose ')' came just before it, whose whole statement it then is.
+ */
+static void note_return(struct scan *sc, const char *p)
+{
+	const char *q = p;
+	int depth = 0;
+	struct ret *r;
+
+	for (; *q && !(*q == ';' && !depth); q++) {
+		if (*q == '"' || *q == '\'')
+			q = skip_literal(q) - 1;
+		else if (strchr("([{", *q))
+			depth++;
+		else if (strchr(")]}", *q) && --depth < 0)
+			return;
+	}
+	if (!*q)
+		return;
+	if (sc->nrets == sc->rets_alloc) {
+		sc->rets_alloc = sc->rets_alloc ? 2 * sc->rets_alloc : 16;
+		sc->rets = lp_xrealloc(sc->rets, sc->rets_alloc *
+				       sizeof(*sc->rets));
+	}
+	r = &sc->rets[sc->nrets++];
+	r->line = sc->line;
+	r->if_first = sc->if_first;
+	r->if_last = sc->if_last;
+	r->text = squeeze(p, q);
+}
+
+/* A ')' that closes an if's condition: a return may follow it. */
+static void if_closing(struct scan *sc, const struct parens *ps)
+{
+	size_t d = ps->depth - 1;
+
+	if (!ps->depth || d >= sizeof(ps->kw) || ps->kw[d] != KW_IF)
+		return;
+	sc->if_first = ps->open_line[d];
+	sc->if_last = sc->line;
+}
+
+static void push_line(long **v, size_t *nr, long line)
+{
+	*v = lp_xrealloc(*v, (*nr + 1) * sizeof(**v));
+	(*v)[(*nr)++] = line;
+}
+
+/*
+ * The function's closing brace, on line @close: each hint of it whose
+ * if's statement is one "return E;" learns where the returns of E are
+ * and which ifs jump to them (lp_hint.ret_line).
+ */
+static void function_returns(struct scan *sc, long close)
+{
+	size_t i, k, m;
+
+	for (i = sc->fn_hints; i < sc->out->nr; i++) {
+		struct lp_hint *h = &sc->out->v[i];
+		const char *text = NULL;
+
+		for (k = 0; k < sc->nrets && !text && h->cond_first; k++)
+			if (sc->rets[k].if_first == h->cond_first &&
+			    sc->rets[k].if_last == h->cond_last &&
+			    !strcmp(h->real, sc->file))
+				text = sc->rets[k].text;
+		for (m = 0; text && m < sc->nrets; m++) {
+			const struct ret *r = &sc->rets[m];
+
+			if (strcmp(r->text, text))
+				continue;
+			push_line(&h->ret_line, &h->nret, r->line);
+			if (!r->if_first)
+				continue;
+			h->if_first = lp_xrealloc(h->if_first, (h->nif + 1) *
+						  sizeof(*h->if_first));
+			h->if_last = lp_xrealloc(h->if_last, (h->nif + 1) *
+						 sizeof(*h->if_last));
+			h->if_first[h->nif] = r->if_first;
+			h->if_last[h->nif++] = r->if_last;
+		}
+		if (text)
+			push_line(&h->ret_line, &h->nret, close);
+	}
+	for (k = 0; k < sc->nrets; k++)
+		free(sc->rets[k].text);
+	sc->nrets = 0;
+	sc->fn_hints = sc->out->nr;
+}
+
 static void scan_text(struct scan *sc, const char *p)
 {
 	int brace = 0, paren = 0;
@@ -494,6 +599,7 @@ static void scan_text(struct scan *sc, const char *p)
 			body_token(&bs, sc->out, 'a', brace, ps.depth,
 				   sc->line);
 			ps.after = KW_NONE;
+			sc->if_first = sc->if_last = 0;
 			p = skip_literal(p);
 			continue;
 		}
@@ -509,6 +615,9 @@ static void scan_text(struct scan *sc, const char *p)
 			ps.after = keyword(s, n);
 			if (jump_keyword(s, n))
 				mark_jumps(&bs);
+			if (brace && n == 6 && !memcmp(s, "return", 6))
+				note_return(sc, p);
+			sc->if_first = sc->if_last = 0;
 			if (n == 16 && !memcmp(s, "__builtin_expect", 16)) {
 				expect_call(sc, p, func,
 					    in_loop_condition(&ps));
@@ -528,9 +637,11 @@ static void scan_text(struct scan *sc, const char *p)
 			}
 			continue;
 		}
-		if (*p != ' ' && *p != '\t' && *p != '\r')
+		if (*p != ' ' && *p != '\t' && *p != '\r') {
 			body_token(&bs, sc->out, *p, brace, ps.depth,
 				   sc->line);
+			sc->if_first = sc->if_last = 0;
+		}
 		if (*p != '(' && *p != ' ' && *p != '\t')
 			ps.after = KW_NONE;
 		if (*p == '(') {
@@ -538,13 +649,16 @@ static void scan_text(struct scan *sc, const char *p)
 			paren_open(&ps, sc->out->nr, p, sc->line);
 		} else if (*p == ')') {
 			paren -= paren > 0;
+			if_closing(sc, &ps);
 			paren_close(&ps, &bs, sc->out, sc->out->nr, p,
 				    sc->line);
-		}
-		else if (*p == '{' && !brace++)
+		} else if (*p == '{' && !brace++) {
 			memcpy(func, last_call, sizeof(func));
-		else if (*p == '}' && brace && !--brace)
+			function_returns(sc, 0);
+		} else if (*p == '}' && brace && !--brace) {
 			func[0] = '\0';
+			function_returns(sc, sc->line);
+		}
 		else if (*p == ';' && !brace)
 			last_call[0] = '\0';
 		p++;
@@ -603,10 +717,14 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 		char *t = lp_xstrfmt("\n%s", text);
 
 		sc.line = 0;
+		sc.fn_hints = sc.out->nr;
 		scan_text(&sc, t);
 		free(t);
 	}
 	free(text);
+	for (i = 0; i < sc.nrets; i++)
+		free(sc.rets[i].text);
+	free(sc.rets);
 	for (i = 0; i < sc.nnames; i++) {
 		free(sc.names[i]);
 		free(sc.reals[i]);

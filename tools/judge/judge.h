@@ -187,6 +187,19 @@ struct lp_hint {
 	long cond_first, cond_last;
 	int then_apart, then_jumps;
 	/*
+	 * ... a statement that is "return E;" alone: where its code may be.
+	 * Compilers merge the returns of one value into one block, given
+	 * the line of the first: @ret_line lists the lines of every
+	 * "return E;" of the function with E spelled the same, and the
+	 * function's closing brace; @if_first/@if_last the conditions of
+	 * the ifs whose statement is such a return (this one's too), whose
+	 * jumps may enter that block.  NULL / 0: not such a statement.
+	 */
+	long *ret_line;
+	size_t nret;
+	long *if_first, *if_last;
+	size_t nif;
+	/*
 	 * A part of an if's or a loop's condition (a && likely(b)): the
 	 * compiler may put the other parts' tests on its line (clang does,
 	 * for a condition over several lines), so its jumps are not surely

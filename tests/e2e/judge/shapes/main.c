@@ -23,6 +23,8 @@ int main(int argc, char **argv)
 		sum += and_never(v, 4000);
 		sum += cold_function(round);
 		sum += both_parts(v, 4000);
+		for (i = 0; i < 4000; i++)
+			sum += parse_pair(v, 4000, i);
 	}
 	if (argc > 5)
 		sum += never_run(argc);

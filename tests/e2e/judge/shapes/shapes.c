@@ -116,3 +116,23 @@ int both_parts(const int *v, int n)
 	}
 	return s;
 }
+
+/*
+ * error checks whose "return -1;" the compiler merges into one block,
+ * given one return's line (or the closing brace's): read by where each
+ * side goes, the merged return or the code after the if
+ */
+__attribute__((noinline)) int parse_pair(const int *v, int n, int i)
+{
+	int a, b;
+
+	if (unlikely(i >= n))
+		return -1;
+	a = v[i];
+	if (unlikely(a < 0))
+		return -1;
+	b = v[(i * 7) % n];
+	if (unlikely(b < 0))
+		return -1;
+	return a + b;
+}

@@ -15,6 +15,7 @@ int and_never(const int *v, int n);
 int never_run(int n);
 int cold_function(int n);
 int both_parts(const int *v, int n);
+int parse_pair(const int *v, int n, int i);
 
 static inline int clamp_small(int x)
 {
