@@ -56,6 +56,7 @@ start=$(date +%s)
 objs=""
 for src in lib/profile/*.c lib/runtime/format.c lib/runtime/error.c \
 	lib/runtime/mark.c tools/*.c tools/fix/*.c tools/judge/*.c \
+	tools/cc/*.c tools/report/*.c tools/as/*.c \
 	tests/fuzz/common.c; do
 	case $src in
 	tools/main.c) continue ;;
