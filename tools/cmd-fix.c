@@ -166,9 +166,10 @@ static char *unsafe(const struct lp_fix_run *st, size_t i)
 	if (!pl->placed)
 		return NULL;
 	if (pl->opposite)
-		return lp_xstrfmt("the %s() at '%s':%u points the other way "
+		return lp_xstrfmt("the %s%s at '%s':%u points the other way "
 				  "from the profile's; it was flipped since",
-				  pl->hint->name, pl->file->rel,
+				  pl->hint->name,
+				  lp_call_parens(pl->hint->name), pl->file->rel,
 				  pl->file->lx.tok[pl->tok].line);
 	if (pl->changed && s->j.verdict == LP_VERDICT_FLIP)
 		return lp_xstrfmt("%s; not flipping it", pl->changed);
@@ -252,8 +253,9 @@ static void decide(struct lp_fix_run *st)
 			continue;
 		if (fine) {
 			char *why = lp_xstrfmt(
-				"the %s()%s%s is right at %zu of its %zu "
+				"the %s%s%s%s is right at %zu of its %zu "
 				"profiled uses", pl->hint->name,
+				lp_call_parens(pl->hint->name),
 				pl->macro ? " in macro " : "",
 				pl->macro ? pl->macro : "", fine, k - i);
 
@@ -298,8 +300,12 @@ static void make_edits(struct lp_fix_run *st)
 		int ok;
 
 		t->partner = lp_flip_partner(st->tree, t->pl->hint);
-		ok = !lp_rewrite(&t->file->lx, t->tok, t->pl->hint, act,
-				 t->partner, &t->edits, &why);
+		if (t->pl->hint->attribute)
+			ok = !lp_rewrite_attr(&t->file->lx, &t->pl->attr, act,
+					      &t->edits, &why);
+		else
+			ok = !lp_rewrite(&t->file->lx, t->tok, t->pl->hint,
+					 act, t->partner, &t->edits, &why);
 		for (k = 0; ok && k < kept; k++)
 			if (st->t[k].file == t->file &&
 			    lp_edits_overlap(&st->t[k].edits, &t->edits)) {
@@ -367,11 +373,12 @@ static int apply_all(struct lp_fix_run *st)
 			char where[256];
 			char *path = lp_tree_path(st->tree, t->file);
 
-			printf("%s:%u: %s %s() in %s\n", path,
+			printf("%s:%u: %s %s%s in %s\n", path,
 			       t->file->lx.tok[t->tok].line,
 			       t->verdict == LP_VERDICT_FLIP ? "flipped"
 							      : "removed",
 			       t->pl->hint->name,
+			       lp_call_parens(t->pl->hint->name),
 			       lp_fix_where_name(st, t, where, sizeof(where)));
 			free(path);
 		}

@@ -34,10 +34,15 @@ struct attr {
 	const char *why;        /* NULL until decided; "" once counted */
 };
 
-/* A condition to wrap: tokens [from, to], expected @expect. */
+/*
+ * A condition to wrap: tokens [from, to] of the statement at @stmt,
+ * expected @expect, as the attributes @then (on the body or the if's
+ * branch) and @other (on the else) say; NULL where there is none.
+ */
 struct wrap {
-	size_t from, to;
+	size_t stmt, from, to;
 	int expect;
+	const struct attr *then, *other;
 };
 
 struct plan {
@@ -223,25 +228,37 @@ static const char *unwrappable(const struct lp_lexed *lx, size_t from,
 	return NULL;
 }
 
-static void add_wrap(struct plan *p, size_t from, size_t to, int expect)
+static void add_wrap(struct plan *p, size_t stmt, size_t from, size_t to,
+		     int expect)
 {
+	struct wrap *w;
+
 	p->wrap = lp_xrealloc(p->wrap, (p->nwrap + 1) * sizeof(*p->wrap));
-	p->wrap[p->nwrap].from = from;
-	p->wrap[p->nwrap].to = to;
-	p->wrap[p->nwrap].expect = expect;
-	p->nwrap++;
+	w = &p->wrap[p->nwrap++];
+	w->stmt = stmt;
+	w->from = from;
+	w->to = to;
+	w->expect = expect;
+	w->then = w->other = NULL;
 }
 
-/* Decides @a and @b (either may be NULL) on one condition. */
-static void decide(struct plan *p, struct attr *a, struct attr *b,
-		   size_t from, size_t to, int expect, const char *why)
+/*
+ * Decides @a and @b (either may be NULL: @a on the branch taken when the
+ * condition holds, @b on the else) on the condition of @stmt.
+ */
+static void decide(struct plan *p, size_t stmt, struct attr *a,
+		   struct attr *b, size_t from, size_t to, int expect,
+		   const char *why)
 {
 	if (!why && a && b && a->likely == b->likely)
 		why = "both branches carry the same attribute";
 	if (!why)
 		why = unwrappable(p->lx, from, to);
-	if (!why)
-		add_wrap(p, from, to, expect);
+	if (!why) {
+		add_wrap(p, stmt, from, to, expect);
+		p->wrap[p->nwrap - 1].then = a;
+		p->wrap[p->nwrap - 1].other = b;
+	}
 	if (a)
 		a->why = why ? why : "";
 	if (b)
@@ -269,7 +286,7 @@ static void plan_if(struct plan *p, size_t i)
 		other = attr_at(p, end + 2);
 	if (!then && !other)
 		return;
-	decide(p, then, other, j + 1, close - 1,
+	decide(p, i, then, other, j + 1, close - 1,
 	       then ? then->likely : !other->likely, why);
 }
 
@@ -284,16 +301,17 @@ static void plan_loop(struct plan *p, size_t i)
 	    !(a = attr_at(p, close + 1)))
 		return;
 	if (is(lx, i, "while")) {
-		decide(p, a, NULL, i + 2, close - 1, a->likely, NULL);
+		decide(p, i, a, NULL, i + 2, close - 1, a->likely, NULL);
 		return;
 	}
 	for (t = i + 2; t < close && n < 2; t = next_top(lx, t))
 		if (is(lx, t, ";"))
 			semi[n++] = t;
 	if (n < 2)
-		decide(p, a, NULL, 1, 0, 0, "a range-for has no condition");
+		decide(p, i, a, NULL, 1, 0, 0,
+		       "a range-for has no condition");
 	else
-		decide(p, a, NULL, semi[0] + 1, semi[1] - 1, a->likely,
+		decide(p, i, a, NULL, semi[0] + 1, semi[1] - 1, a->likely,
 		       semi[0] + 1 == semi[1] ? "the loop has no condition"
 					      : NULL);
 }
@@ -495,16 +513,30 @@ void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
 	free(p.wrap);
 }
 
-size_t lp_attr_counted_lines(const struct lp_lexed *lx, unsigned **lines)
+static size_t attr_tok(const struct attr *a)
+{
+	return a ? a->tok : LP_NO_MATCH;
+}
+
+size_t lp_attr_sites(const struct lp_lexed *lx, struct lp_attr_site **sites)
 {
 	struct plan p;
 	size_t k;
 
 	plan_all(&p, lx);
-	*lines = lp_xcalloc(2 * p.nwrap + 1, sizeof(**lines));
+	*sites = lp_xcalloc(p.nwrap + 1, sizeof(**sites));
 	for (k = 0; k < p.nwrap; k++) {
-		(*lines)[2 * k] = lx->tok[p.wrap[k].from - 1].line;
-		(*lines)[2 * k + 1] = lx->tok[p.wrap[k].to].last_line;
+		const struct wrap *w = &p.wrap[k];
+		struct lp_attr_site *s = &(*sites)[k];
+
+		s->stmt = w->stmt;
+		s->from = w->from;
+		s->to = w->to + 1;
+		s->then = attr_tok(w->then);
+		s->other = attr_tok(w->other);
+		s->expect = w->expect;
+		s->lo = lx->tok[w->from - 1].line;
+		s->hi = lx->tok[w->to].last_line;
 	}
 	free(p.attr);
 	free(p.wrap);

@@ -33,13 +33,26 @@ void lp_attr_plan(struct lp_attr_plan *p, const struct lp_lexed *lx,
 		  const char *path);
 void lp_attr_plan_release(struct lp_attr_plan *p);
 
-/*! lp_attr_counted_lines() :
- *  The lines where the compiler puts the site of each attribute hint of
- *  @lx that lp_attr_plan() counts: for the n-th, from (*@lines)[2n] (the
- *  condition's opening, gcc's line) to (*@lines)[2n + 1] (its end,
- *  clang's), for fix to know a site it has no call to edit for.  The
- *  caller frees *@lines.  @return : how many.
+/* An attribute hint that lp_attr_plan() counts, as fix edits it. */
+struct lp_attr_site {
+	size_t stmt;            /* token: its if, while or for */
+	size_t from, to;        /* tokens [from, to): the condition */
+	size_t then;            /* '[' of the attribute on the body or the
+				   if's branch, or LP_NO_MATCH */
+	size_t other;           /* '[' of the one on the else, or
+				   LP_NO_MATCH */
+	int expect;             /* what it says of the condition: 1 or 0 */
+	unsigned lo, hi;        /* the lines a compiler gives its site: the
+				   condition's opening (gcc) to its end
+				   (clang) */
+};
+
+/*! lp_attr_sites() :
+ *  The attribute hints of @lx that lp_attr_plan() counts, in source
+ *  order, into *@sites (the caller frees it): the same reading of the
+ *  forms as the count's, so that fix places and edits exactly those.
+ *  @return : how many.
  */
-size_t lp_attr_counted_lines(const struct lp_lexed *lx, unsigned **lines);
+size_t lp_attr_sites(const struct lp_lexed *lx, struct lp_attr_site **sites);
 
 #endif /* LP_CC_ATTR_H */

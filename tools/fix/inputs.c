@@ -88,15 +88,20 @@ void lp_inputs_release(struct lp_inputs *in)
 	memset(in, 0, sizeof(*in));
 }
 
+const char *lp_call_parens(const char *name)
+{
+	return strncmp(name, "[[", 2) ? "()" : "";
+}
+
 char *lp_spelling(const struct lp_judged *s, const char *name,
 		  const char *partner, int opposite)
 {
 	long expect = s->expect;
 
 	if (opposite && partner)
-		return lp_xstrfmt("%s()", partner);
+		return lp_xstrfmt("%s%s", partner, lp_call_parens(partner));
 	if (name && !opposite)
-		return lp_xstrfmt("%s()", name);
+		return lp_xstrfmt("%s%s", name, lp_call_parens(name));
 	if (expect != 0 && expect != 1)
 		return lp_xstrdup(opposite ? "the opposite" : "annotation");
 	if (opposite)

@@ -49,12 +49,19 @@ int lp_inputs_read(struct lp_inputs *in, const struct lp_policy *pol,
 		   const char *const *paths, size_t n);
 void lp_inputs_release(struct lp_inputs *in);
 
+/*! lp_call_parens() :
+ *  What follows spelling @name where a message names the hint: "()"
+ *  after a call's name, nothing after an attribute ("[[likely]]").
+ */
+const char *lp_call_parens(const char *name);
+
 /*! lp_spelling() :
  *  How to name the annotation of @s in a message: the name the source
  *  uses when @name is known, else the one its expected value implies
  *  (likely for 1, unlikely for 0), else "annotation"; with "()" after a
- *  name.  @opposite asks for the spelling after a flip (@partner, when
- *  the source's opposite is known).  The caller frees the string.
+ *  call's name (lp_call_parens()).  @opposite asks for the spelling
+ *  after a flip (@partner, when the source's opposite is known).  The
+ *  caller frees the string.
  */
 char *lp_spelling(const struct lp_judged *s, const char *name,
 		  const char *partner, int opposite);

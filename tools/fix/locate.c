@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc/attr.h"
 #include "fix/tree.h"
 #include "fold.h"
 #include "usage.h"
@@ -260,6 +259,8 @@ static void place_slot(struct lp_place *pl, const struct lp_slot *s,
 	pl->macro = s->macro;
 	pl->opposite = !compatible(p, s);
 	pl->tok = (size_t)s->off;       /* a byte offset until resolved */
+	if (s->attr)
+		pl->attr = *s->attr;
 }
 
 /* A reason; pass 3 may still place the site unless it is @final. */
@@ -696,12 +697,18 @@ int lp_place_condition(const struct lp_place *pl, size_t *from, size_t *to)
 {
 	const struct lp_lexed *lx = &pl->file->lx;
 	size_t af[8], at[8], a, b;
-	int n = lp_tok_args(lx, pl->tok + 1, af, at, 8);
+	int n;
 
-	if (n <= pl->hint->cond_arg)
-		return -1;
-	a = af[pl->hint->cond_arg];
-	b = at[pl->hint->cond_arg];
+	if (pl->hint->attribute) {
+		a = pl->attr.from;
+		b = pl->attr.to;
+	} else {
+		n = lp_tok_args(lx, pl->tok + 1, af, at, 8);
+		if (n <= pl->hint->cond_arg)
+			return -1;
+		a = af[pl->hint->cond_arg];
+		b = at[pl->hint->cond_arg];
+	}
 	while (a < b &&
 	       (lp_tok_is(lx, a, "!") ||
 		(lp_tok_is(lx, a, "(") && lx->tok[a].match == b - 1))) {
@@ -889,59 +896,6 @@ static void refuse_probability(const struct lp_srcfile *f,
 	}
 }
 
-/* Does one of the @n line ranges of @lines hold @line? */
-static int in_ranges(const unsigned *lines, size_t n, long line)
-{
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		if (line >= lines[2 * k] && line <= lines[2 * k + 1])
-			return 1;
-	return 0;
-}
-
-/*
- * likelyprof cc counts a C++20 [[likely]]/[[unlikely]] as an expectation
- * on the condition it stands for (tools/cc/attr.c): the tree holds no
- * call there to edit, and a guess at a neighbouring annotation would
- * edit the wrong hint.  Such a site is refused first, for good, with the
- * true reason.  Each file is read for its attributes once.
- */
-static void refuse_attributes(struct lp_tree *t,
-			      const struct lp_judged_list *J,
-			      struct lp_srcfile **file_of,
-			      struct lp_place *out, int *final)
-{
-	unsigned **lines = lp_xcalloc(t->nfiles + 1, sizeof(*lines));
-	size_t *n = lp_xcalloc(t->nfiles + 1, sizeof(*n)), i, f;
-
-	for (i = 0; i < J->nr; i++) {
-		char *err = NULL;
-
-		if (!file_of[i])
-			continue;
-		f = (size_t)(file_of[i] - t->files);
-		if (!lines[f]) {
-			if (lp_srcfile_load(t, file_of[i], &err)) {
-				free(err);
-				continue;
-			}
-			n[f] = lp_attr_counted_lines(&file_of[i]->lx,
-						     &lines[f]);
-		}
-		if (!in_ranges(lines[f], n[f], J->v[i].line))
-			continue;
-		refuse(&out[i], NULL, lp_xstrdup(
-			"a [[likely]]/[[unlikely]] attribute, which fix does "
-			"not rewrite yet: change it by hand"));
-		final[i] = 1;
-	}
-	for (f = 0; f < t->nfiles; f++)
-		free(lines[f]);
-	free(lines);
-	free(n);
-}
-
 void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		   struct lp_place *out)
 {
@@ -955,7 +909,6 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 
 	memset(out, 0, J->nr * sizeof(*out));
 	find_files(t, J, file_of, out, kernel);
-	refuse_attributes(t, J, file_of, out, final);
 	groups = make_groups(J, file_of, final, &ngroups);
 	align_groups(t, J, groups, ngroups, out, final, kernel);
 	for (i = 0; i < J->nr; i++)

@@ -22,7 +22,9 @@
  * __builtin_expect or of any function-like macro of the tree whose whole
  * body is a call of one of them on its parameter (zstd's LIKELY, lz4's
  * expect); or one inside the body of a macro called from the function,
- * which the compiler reports at the line of the call.
+ * which the compiler reports at the line of the call; or a C++20
+ * [[likely]]/[[unlikely]] that likelyprof cc counts (tools/cc/attr.c),
+ * on its if, while or for: no call, but the same evidence places it.
  *
  * Safety: the tree is walked without following symbolic links, files are
  * opened with O_NOFOLLOW and checked to resolve inside the tree; a path
@@ -35,6 +37,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+#include "cc/attr.h"
 #include "fix/lexer.h"
 #include "policy.h"
 
@@ -46,6 +49,7 @@ struct lp_hint {
 	int cond_arg;           /* the argument that is the condition */
 	int value_arg;          /* the argument holding the value, or -1 */
 	int is_default;         /* likely, unlikely, LIKELY, UNLIKELY */
+	int attribute;          /* C++20's [[likely]]/[[unlikely]]: no call */
 };
 
 /* A file of the tree, loaded on demand. */
@@ -60,6 +64,9 @@ struct lp_srcfile {
 	struct lp_func *funcs;
 	size_t nfuncs;
 	char *revs;             /* its git revisions, read on first need */
+	struct lp_attr_site *attrs;     /* its counted attributes, once */
+	size_t nattrs;
+	int attrs_read;
 };
 
 struct lp_func {
@@ -94,6 +101,8 @@ struct lp_place {
 	int opposite;           /* the tree's points the other way */
 	char *changed;          /* why history says it changed, or NULL */
 	char *quoted;           /* the commit that quotes its row, or NULL */
+	struct lp_attr_site attr;       /* where hint->attribute: tok is
+					   its first attribute's '[' */
 };
 
 struct lp_tree;
@@ -136,6 +145,12 @@ char *lp_history_flipped(struct lp_tree *t, const struct lp_srcfile *f,
  *  @return : the file's path in the tree, or NULL.
  */
 const char *lp_tree_constant_function(struct lp_tree *t, const char *name);
+
+/*! lp_attr_hint_opposite() :
+ *  The spelling of the attribute site @h once flipped ([[unlikely]] for
+ *  [[likely]], both swapped for a pair).
+ */
+const struct lp_hint *lp_attr_hint_opposite(const struct lp_hint *h);
 
 /*! lp_place_condition() :
  *  The tokens [*@from, *@to) of the condition that the placed, direct

@@ -127,12 +127,13 @@ static void put_setting(FILE *out, const struct lp_fix_run *st,
 	also = j->procs_right ? lp_xstrfmt(" (and with it in %llu)",
 			(unsigned long long)j->procs_right) : lp_xstrdup("");
 	put_paragraph(out, lp_xstrfmt(
-		"The %s() went against the hint all through each of %llu "
+		"The %s%s went against the hint all through each of %llu "
 		"processes profiled%s, and never both ways in one: it may "
 		"follow a setting of the process (a flag, a mode) rather "
 		"than the data. It is changed because fix was asked to "
 		"(--settings); the change is right only if the program's "
 		"users run it as these processes ran.", name,
+		lp_call_parens(name),
 		(unsigned long long)j->procs_wrong, also));
 	free(also);
 }
@@ -147,6 +148,7 @@ static void put_target(FILE *out, const struct lp_fix_run *st,
 	char where[256], *how, *call, *rests, *workload;
 	size_t i, k;
 	long pct;
+	const char *parens = lp_call_parens(name);
 	int flip = t->verdict == LP_VERDICT_FLIP;
 
 	for (i = 0; i < t->nsites; i++) {
@@ -200,8 +202,8 @@ static void put_target(FILE *out, const struct lp_fix_run *st,
 	for (k = 0; k < st->in.n; k++)
 		put_rows(out, st, t, k);
 	put_paragraph(out, lp_xstrfmt(
-		"The %s() was correct a total of %llu times and incorrect "
-		"%llu times, with %ld%% being incorrect.", name,
+		"The %s%s was correct a total of %llu times and incorrect "
+		"%llu times, with %ld%% being incorrect.", name, parens,
 		(unsigned long long)sum.total.correct,
 		(unsigned long long)sum.total.incorrect,
 		pct));
@@ -222,8 +224,9 @@ static void put_target(FILE *out, const struct lp_fix_run *st,
 	if (flip)
 		put_paragraph(out, lp_xstrfmt(
 			"The condition goes the other way almost every time, "
-			"so change it to %s().", t->partner ? t->partner
-							     : "the opposite"));
+			"so change it to %s%s.", t->partner ? t->partner
+							    : "the opposite",
+			t->partner ? lp_call_parens(t->partner) : "()"));
 	else if (sum.disagree)
 		put_paragraph(out, lp_xstrfmt(
 			"It was right in %llu of the %s and wrong in %llu, so "
@@ -234,8 +237,8 @@ static void put_target(FILE *out, const struct lp_fix_run *st,
 	else
 		put_paragraph(out, lp_xstrfmt(
 			"With this much of an error, it is best to simply "
-			"remove the %s() and let the compiler and the branch "
-			"predictor figure it out.", name));
+			"remove the %s%s and let the compiler and the branch "
+			"predictor figure it out.", name, parens));
 	free(per);
 }
 
@@ -267,7 +270,8 @@ static char *subject(const struct lp_fix_run *st, struct lp_fix_target **t,
 	size_t nw = 0, nn = 0, flips = 0, i;
 
 	for (i = 0; i < n; i++) {
-		char *spelled = lp_xstrfmt("%s()", t[i]->pl->hint->name);
+		const char *h = t[i]->pl->hint->name;
+		char *spelled = lp_xstrfmt("%s%s", h, lp_call_parens(h));
 		size_t k;
 
 		add_word(&wheres, &nw, lp_fix_where_name(st, t[i], where,

@@ -96,11 +96,36 @@ static char *macro_call_text(const struct lp_place *pl)
 	return NULL;
 }
 
+/*
+ * An attribute site as written, from its statement to its attribute:
+ * `if (p == end) [[unlikely]]`, `while (n) [[likely]]`; the else's,
+ * after the if's condition: `if (c) ... else [[likely]]`.
+ */
+static char *attr_text(const struct lp_place *pl)
+{
+	const struct lp_lexed *lx = &pl->file->lx;
+	const struct lp_attr_site *a = &pl->attr;
+	/* up to the attribute, or to the if's ')' when it is the else's */
+	size_t head_end = a->then != LP_NO_MATCH ?
+		a->then + 5 : lx->tok[a->from - 1].match + 1;
+	char *head = lp_tok_text(lx, a->stmt, head_end), *tail, *s;
+
+	if (a->other == LP_NO_MATCH)
+		return head;
+	tail = lp_tok_text(lx, a->other - 1, a->other + 5);
+	s = lp_xstrfmt("%s ... %s", head, tail);
+	free(head);
+	free(tail);
+	return s;
+}
+
 char *lp_place_call_text(const struct lp_place *pl)
 {
 	size_t open = call_open(pl);
 	char *call;
 
+	if (pl && pl->placed && pl->hint->attribute && pl->file->loaded)
+		return attr_text(pl);
 	if (open == LP_NO_MATCH)
 		return NULL;
 	if ((call = macro_call_text(pl)))
@@ -114,6 +139,8 @@ char *lp_place_arg_text(const struct lp_place *pl)
 	size_t open = call_open(pl), from[8], to[8];
 	int n;
 
+	if (pl && pl->placed && pl->hint->attribute && pl->file->loaded)
+		return lp_tok_text(&pl->file->lx, pl->attr.from, pl->attr.to);
 	if (open == LP_NO_MATCH)
 		return NULL;
 	/* in a macro, the parameter's name says nothing: the whole call */

@@ -285,6 +285,62 @@ int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 	return 0;
 }
 
+static int word_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * Deletes the attribute whose '[' is token @at with the blanks after
+ * it, or, where only a line break follows, with the blanks before it:
+ * `if (c) [[likely]] {` -> `if (c) {`, `else [[unlikely]]\n` ->
+ * `else\n`.  Words it stood between keep one space.
+ */
+static void delete_attr(const struct lp_lexed *lx, size_t at,
+			struct lp_edits *e)
+{
+	size_t start = lx->tok[at].start, end = lx->tok[at + 4].end;
+
+	while (end < lx->len && blank(lx->buf[end]))
+		end++;
+	if (end == lx->len || lx->buf[end] == '\n' || lx->buf[end] == '\r')
+		while (start > 0 && blank(lx->buf[start - 1]))
+			start--;
+	add(e, start, end, start > 0 && end < lx->len &&
+	    word_byte(lx->buf[start - 1]) && word_byte(lx->buf[end]) ? " "
+								     : "");
+}
+
+int lp_rewrite_attr(const struct lp_lexed *lx, const struct lp_attr_site *a,
+		    enum lp_fix_action act, struct lp_edits *out, char **why)
+{
+	struct lp_edits e = LP_EDITS_INIT;
+	const size_t at[2] = { a->then, a->other };
+	size_t k, w;
+
+	for (k = 0; k < 2; k++) {
+		if (at[k] == LP_NO_MATCH)
+			continue;
+		if (act == LP_FIX_REMOVE) {
+			delete_attr(lx, at[k], &e);
+			continue;
+		}
+		w = at[k] + 2;
+		if (lx->tok[w].flags & LP_TOKF_SPLICED) {
+			*why = lp_xstrfmt("the attribute at line %u is split "
+					  "by a backslash-newline",
+					  lx->tok[w].line);
+			lp_edits_release(&e);
+			return -1;
+		}
+		add(&e, lx->tok[w].start, lx->tok[w].end,
+		    lp_tok_is(lx, w, "likely") ? "unlikely" : "likely");
+	}
+	lp_edits_take(out, &e);
+	return 0;
+}
+
 /* Case-preserving swaps that name a spelling's opposite. */
 static const char *const opposites[][2] = {
 	{ "unlikely", "likely" }, { "UNLIKELY", "LIKELY" },
@@ -296,6 +352,8 @@ const char *lp_flip_partner(const struct lp_tree *t, const struct lp_hint *h)
 {
 	size_t i, k;
 
+	if (h->attribute)
+		return lp_attr_hint_opposite(h)->name;
 	if (h->value_arg >= 0 || (h->expect != 0 && h->expect != 1))
 		return NULL;
 	for (i = 0; i < sizeof(opposites) / sizeof(opposites[0]); i++) {

@@ -60,10 +60,23 @@ int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 	       enum lp_fix_action act, const char *partner,
 	       struct lp_edits *out, char **why);
 
+/*! lp_rewrite_attr() :
+ *  Appends to @out the edits that apply @act to the attribute site @a
+ *  of @lx: a removal deletes each attribute (both of a pair) and the
+ *  blanks beside it; a flip swaps [[likely]] and [[unlikely]] in place,
+ *  each of a pair, which turns the expectation on the condition over
+ *  whichever branch it stands on.
+ *  @return : 0, or -1 with *@why set to a message to free; @out is then
+ *            unchanged.
+ */
+int lp_rewrite_attr(const struct lp_lexed *lx, const struct lp_attr_site *a,
+		    enum lp_fix_action act, struct lp_edits *out, char **why);
+
 /*! lp_flip_partner() :
  *  The opposite of spelling @h in @t (unlikely for likely, XXH_likely for
  *  XXH_unlikely, expect_false for expect_true), or NULL when it has none
- *  or its value is an argument.  The string belongs to @t.
+ *  or its value is an argument; for an attribute, the other one.  The
+ *  string belongs to @t, or is static.
  */
 const char *lp_flip_partner(const struct lp_tree *t, const struct lp_hint *h);
 

@@ -116,11 +116,67 @@ static int xmacro_argument(const struct lp_tree *t, const struct lp_lexed *lx,
 	return 0;
 }
 
+/*
+ * The spellings of an attribute site, each beside its flip: the one
+ * attribute as written, or the pair on an if and its else (one site).
+ * Its expect is that of the attribute (or the pair's first) on its own
+ * branch; the site's, on the condition, is the slot's.
+ */
+static const struct lp_hint attr_hints[] = {
+	{ (char *)"[[unlikely]]", 0, 0, -1, -1, 0, 1 },
+	{ (char *)"[[likely]]", 1, 0, -1, -1, 0, 1 },
+	{ (char *)"[[unlikely]]/[[likely]]", 0, 0, -1, -1, 0, 1 },
+	{ (char *)"[[likely]]/[[unlikely]]", 1, 0, -1, -1, 0, 1 },
+};
+
+const struct lp_hint *lp_attr_hint_opposite(const struct lp_hint *h)
+{
+	return &attr_hints[(size_t)(h - attr_hints) ^ 1];
+}
+
+/* The attribute sites of @f, read once with cc's reading of the forms. */
+static const struct lp_attr_site *file_attrs(struct lp_srcfile *f,
+					     size_t *n)
+{
+	if (!f->attrs_read) {
+		f->nattrs = lp_attr_sites(&f->lx, &f->attrs);
+		f->attrs_read = 1;
+	}
+	*n = f->nattrs;
+	return f->attrs;
+}
+
+/*
+ * An attribute site as a slot: the tree holds no call there, but the
+ * attribute is what the profile counted, on its statement's lines, with
+ * its condition's text.  The slot's byte is its first attribute's '['.
+ */
+static void attr_slot(struct lp_srcfile *f, const struct lp_func *fn,
+		      const struct lp_attr_site *a, struct lp_slots *out)
+{
+	const struct lp_lexed *lx = &f->lx;
+	struct lp_slot *s = push_slot(out);
+	size_t first = a->then != LP_NO_MATCH ? a->then : a->other;
+	int pair = a->then != LP_NO_MATCH && a->other != LP_NO_MATCH;
+
+	s->file = f;
+	s->call_file = f;
+	s->fn = fn;
+	s->off = lx->tok[first].start;
+	s->hint = &attr_hints[2 * pair + lp_tok_is(lx, first + 2, "likely")];
+	s->expect = a->expect;
+	s->lo = a->lo;
+	s->hi = a->hi;
+	s->cond = lp_tok_text(lx, a->from, a->to);
+	s->attr = a;
+}
+
 void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
 		       const struct lp_func *fn, struct lp_slots *out)
 {
 	const struct lp_lexed *lx = &f->lx;
-	size_t i;
+	size_t i, na, ka = 0;
+	const struct lp_attr_site *attrs = file_attrs(f, &na);
 
 	for (i = fn->open + 1; i < fn->close; i++) {
 		const struct lp_hint *h;
@@ -128,6 +184,11 @@ void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
 		struct lp_slot *s;
 		size_t n, k;
 
+		/* in source order among the calls */
+		while (ka < na && attrs[ka].stmt < i)
+			ka++;
+		if (ka < na && attrs[ka].stmt == i)
+			attr_slot(f, fn, &attrs[ka], out);
 		if (!lp_tok_live(lx, i) || lx->tok[i].kind != LP_TOK_IDENT ||
 		    !lp_tok_call_position(lx, i))
 			continue;

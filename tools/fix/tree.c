@@ -77,6 +77,10 @@ void lp_srcfile_unload(struct lp_srcfile *f)
 		free(f->funcs[i].name);
 	free(f->funcs);
 	free(f->buf);
+	free(f->attrs);
+	f->attrs = NULL;
+	f->nattrs = 0;
+	f->attrs_read = 0;
 	f->funcs = NULL;
 	f->nfuncs = 0;
 	f->buf = NULL;
@@ -216,6 +220,7 @@ static void add_hint(struct lp_tree *t, const char *name, long expect,
 	h->cond_arg = cond_arg;
 	h->value_arg = value_arg;
 	h->is_default = is_default;
+	h->attribute = 0;
 }
 
 int lp_parse_define(const struct lp_lexed *lx, size_t dir,

@@ -154,6 +154,7 @@ struct lp_slot {
 	int ambiguous;          /* a macro with several definitions */
 	struct lp_srcfile *call_file;   /* the file of the function */
 	const struct lp_func *fn;       /* the function it is in */
+	const struct lp_attr_site *attr;        /* an attribute's, or NULL */
 };
 
 struct lp_slots {

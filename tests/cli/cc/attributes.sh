@@ -11,8 +11,10 @@
 # init-statement, if constexpr, a range-for, a plain statement) are left
 # as they are, and cc's note says so once with the first one's reason.
 # A -MD dependency file names the source, not the copy cc compiled.
-# fix does not edit an attribute: it refuses with that reason and still
-# places the likely() beside it.  g++ and clang++, -O0 and -O2.
+# fix places each counted attribute on itself, not on the
+# __builtin_expect() beside it, and removes the wrong ones (both of the
+# pair; fix/attributes.sh edits every form).  g++ and clang++, -O0 and
+# -O2.
 command -v g++ > /dev/null || { echo "no g++"; exit 77; }
 cat > h.h <<'SRC'
 static inline const char *hname(void) { return __FILE__; }
