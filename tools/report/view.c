@@ -38,6 +38,15 @@ static const char view_style[] =
 	"#src tr.why td{white-space:normal;color:#555;"
 	"font:12px system-ui,sans-serif}\n";
 
+/* The folder @name in @fd, made if it is not there, never a link. */
+static int open_dir_at(int fd, const char *name)
+{
+	if (mkdirat(fd, name, 0777) < 0 && errno != EEXIST)
+		return -1;
+	return openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		      O_CLOEXEC);
+}
+
 /*
  * Opens <@rel>.html under the folder @dir for writing, making the
  * folders of @rel: each opened without following a link, and a path
@@ -56,10 +65,7 @@ static FILE *open_under(int dir, const char *rel)
 		*slash = '\0';
 		if (!*part || !strcmp(part, ".") || !strcmp(part, ".."))
 			goto refuse;
-		if (mkdirat(fd, part, 0777) < 0 && errno != EEXIST)
-			goto out;
-		next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			      O_CLOEXEC);
+		next = open_dir_at(fd, part);
 		if (fd != dir)
 			close(fd);
 		fd = next;
@@ -291,16 +297,12 @@ int lp_html_views(const struct lp_judged_list *sites,
 	if (!o->pages || !tree)
 		return 0;
 	top = open(o->pages, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (top < 0 || (mkdirat(top, LP_HTML_VIEWS_DIR, 0777) < 0 && errno != EEXIST) ||
-	    (dir = openat(top, LP_HTML_VIEWS_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			  O_CLOEXEC)) < 0) {
-		ret = lp_error("cannot write '%s/%s': %s", o->pages,
-			       LP_HTML_VIEWS, strerror(errno));
-		if (top >= 0)
-			close(top);
-		return ret;
-	}
-	close(top);
+	dir = top < 0 ? -1 : open_dir_at(top, LP_HTML_VIEWS_DIR);
+	if (top >= 0)
+		close(top);
+	if (dir < 0)
+		return lp_error("cannot write '%s/%s': %s", o->pages,
+				LP_HTML_VIEWS, strerror(errno));
 	m = lp_marks_make(tree, sites, places, 1, &nm);
 	/* the sites the page leaves out, the views leave out too */
 	for (i = 0; i < nm; i++)
