@@ -16,6 +16,7 @@
 #include "builtin.h"
 #include "color.h"
 #include "filter.h"
+#include "marks.h"
 #include "fix/inputs.h"
 #include "fix/quote.h"
 #include "output.h"
@@ -42,25 +43,8 @@ static const char annotate_usage[] =
 	"   --color[=WHEN]    colour the verdicts: auto, always or never\n"
 	LP_POLICY_USAGE;
 
-/* A hinted line of one file, and the site placed on it. */
-struct mark {
-	unsigned line;
-	const struct lp_judged *s;
-	const struct lp_place *pl;
-};
-
-static int cmp_mark(const void *pa, const void *pb)
-{
-	const struct mark *a = pa, *b = pb;
-	int c = strcmp(a->pl->file->rel, b->pl->file->rel);
-
-	if (c)
-		return c;
-	return (a->line > b->line) - (a->line < b->line);
-}
-
 /* The gutter of a hinted line: right, wrong, % wrong, verdict. */
-static void put_gutter(const struct mark *m)
+static void put_gutter(const struct lp_mark *m)
 {
 	const struct lp_judgement *j = &m->s->j;
 	int change = lp_verdict_changes(j->verdict);
@@ -80,20 +64,16 @@ static void put_gutter(const struct mark *m)
 
 /* Prints lines [from, to] of @f (from 1), the marks among them beside. */
 static void put_lines(const struct lp_srcfile *f, unsigned from, unsigned to,
-		      const struct mark *m, size_t nm)
+		      const struct lp_mark *m, size_t nm)
 {
-	const struct lp_lexed *lx = &f->lx;
 	unsigned line;
 	size_t k = 0;
 
-	for (line = from; line <= to && line <= lx->nlines; line++) {
-		size_t start = lx->line_start[line - 1];
-		size_t end = line < lx->nlines ? lx->line_start[line] : f->len;
+	for (line = from; line <= to && line <= f->lx.nlines; line++) {
+		size_t start, end;
 		int marked = 0;
 
-		while (end > start && (f->buf[end - 1] == '\n' ||
-				       f->buf[end - 1] == '\r'))
-			end--;
+		lp_src_line(f, line - 1, &start, &end);
 		for (; k < nm && m[k].line <= line; k++) {
 			if (m[k].line != line)
 				continue;
@@ -111,10 +91,10 @@ static void put_lines(const struct lp_srcfile *f, unsigned from, unsigned to,
 }
 
 /* One file: its hinted lines with @context lines around, gaps marked. */
-static void put_file(const struct lp_tree *tree, const struct mark *m,
+static void put_file(const struct lp_tree *tree, const struct lp_mark *m,
 		     size_t nm, unsigned context)
 {
-	const struct lp_srcfile *f = m[0].pl->file;
+	const struct lp_srcfile *f = m[0].file;
 	char *path = lp_tree_path(tree, f);
 	size_t i, k;
 
@@ -205,8 +185,8 @@ int cmd_annotate(int argc, const char **argv)
 	struct lp_inputs in;
 	struct lp_tree *tree = NULL;
 	struct lp_place *places = NULL;
-	struct mark *m;
-	size_t i, k, n = 0;
+	struct lp_mark *m;
+	size_t i, k, n = 0, nm;
 	int ret = LP_EXIT_ERROR;
 
 	if (lp_wants_help(argc, argv)) {
@@ -220,27 +200,18 @@ int cmd_annotate(int argc, const char **argv)
 	o.profiles = lp_xcalloc((size_t)argc, sizeof(char *));
 	o.only = lp_xcalloc((size_t)argc, sizeof(char *));
 	parse_annotate_args(argc, argv, &o);
+	lp_output_folder(0, annotate_usage);
 	if (lp_inputs_read(&in, &o.pol, o.profiles, o.nprofiles))
 		goto out;
 	lp_filter_judged(&in.sites, &o.filt);
 	if (lp_place_sites(o.src, &in.sites, &tree, &places))
 		goto out;
-	m = lp_xcalloc(in.sites.nr + 1, sizeof(*m));
-	for (i = 0; i < in.sites.nr; i++) {
-		const struct lp_place *pl = &places[i];
-
-		if (!pl->placed || !pl->file->loaded ||
-		    !wanted(pl->file, o.only, o.nonly))
-			continue;
-		m[n].line = pl->file->lx.tok[pl->tok].line;
-		m[n].s = &in.sites.v[i];
-		m[n++].pl = pl;
-	}
-	if (n > 1)
-		qsort(m, n, sizeof(*m), cmp_mark);
+	m = lp_marks_make(tree, &in.sites, places, 0, &nm);
+	for (i = 0; i < nm; i++)
+		if (wanted(m[i].file, o.only, o.nonly))
+			m[n++] = m[i];
 	for (i = 0; i < n; i = k) {
-		for (k = i + 1; k < n && m[k].pl->file == m[i].pl->file; k++)
-			;
+		k = i + lp_marks_run(m + i, n - i);
 		put_file(tree, m + i, k - i, (unsigned)o.context);
 	}
 	if (n < in.sites.nr)

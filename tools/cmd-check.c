@@ -60,6 +60,8 @@ static const char check_usage[] =
 	"                     flip, change, setting, fine, few, ...)\n"
 	"   -o, --output OUT  write to OUT (replaced whole at the end)\n"
 	"                     instead of standard output\n"
+	"                     (html: to a folder DIR/, as DIR/index.html\n"
+	"                     and with --src a page per source file)\n"
 	"   --color[=WHEN]    gcc's colours: auto (on a terminal, without\n"
 	"                     NO_COLOR), always or never; GCC_COLORS\n"
 	"   --suggest-at PCT  with all-branches profiles: suggest a hint for\n"
@@ -366,6 +368,7 @@ struct check_opts {
 	const char **files;
 	size_t nfiles;
 	const char *src, *link;
+	const char *pages;      /* -o DIR/: the page's folder */
 	unsigned long long rows;
 	int all, json, sarif, html;
 	double suggest_at;
@@ -644,6 +647,7 @@ int cmd_check(int argc, const char **argv)
 	o.suggest_min = LP_SUGGEST_MIN;
 	o.files = lp_xcalloc((size_t)argc, sizeof(char *));
 	parse_check_args(argc, argv, &o);
+	o.pages = lp_output_folder(o.html, check_usage);
 	ret = LP_EXIT_ERROR;
 	if (lp_inputs_read(&r.in, &o.pol, o.files, o.nfiles))
 		goto out;
@@ -663,9 +667,11 @@ int cmd_check(int argc, const char **argv)
 	if (o.html) {
 		struct lp_html_opts h = { "likelyprof check", o.link, o.rows,
 					  0, &o.pol, o.files, o.nfiles,
-					  r.workload };
+					  r.workload, o.pages };
 
 		lp_html_write(stdout, &r.in.sites, r.places, r.tree, &h);
+		if (lp_html_views(&r.in.sites, r.places, r.tree, &h))
+			goto out;
 	} else if (o.sarif) {
 		print_sarif(&r);
 	} else if (o.json) {

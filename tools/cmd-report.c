@@ -70,6 +70,8 @@ static const char report_usage[] =
 	"   --function GLOB   only sites of functions that match\n"
 	"   -o, --output OUT  write to OUT (replaced whole at the end)\n"
 	"                     instead of standard output\n"
+	"                     (html: to a folder DIR/, as DIR/index.html\n"
+	"                     and with --src a page per source file)\n"
 	"   --progress        say what it is doing on stderr even when that\n"
 	"                     is no terminal\n";
 
@@ -82,8 +84,9 @@ struct report_opts {
 	unsigned long long top;
 	int have_top;
 	unsigned long long width;       /* of the kernel table's Function */
-	const char *src;        /* html only, as link and rows */
+	const char *src;        /* html only, as link, rows and pages */
 	const char *link;
+	const char *pages;      /* -o DIR/: the page's folder */
 	unsigned long long rows;
 	struct lp_filter filt;  /* --file, --function */
 };
@@ -615,7 +618,8 @@ static int print_html(const struct report_opts *o, const char **files,
 {
 	struct lp_policy pol = LP_POLICY_INIT;
 	struct lp_html_opts h = { "likelyprof report", o->link, o->rows,
-				  o->min_hits, &pol, files, n, NULL };
+				  o->min_hits, &pol, files, n, NULL,
+				  o->pages };
 	struct lp_inputs in;
 	struct lp_tree *tree = NULL;
 	struct lp_place *places = NULL;
@@ -631,7 +635,8 @@ static int print_html(const struct report_opts *o, const char **files,
 		goto out;
 	h.workload = workload = lp_workload_text(in.profs, in.n);
 	lp_html_write(stdout, &in.sites, places, tree, &h);
-	ret = LP_EXIT_OK;
+	ret = lp_html_views(&in.sites, places, tree, &h) ? LP_EXIT_ERROR :
+		LP_EXIT_OK;
 	if (places)
 		lp_place_release(places, in.sites.nr);
 out:
@@ -733,8 +738,8 @@ static size_t top(const struct report_opts *o, size_t nr)
 int cmd_report(int argc, const char **argv)
 {
 	struct report_opts o = { FMT_KERNEL, LP_GROUP_SITE, 0, 0, 0,
-				 LP_KERNEL_FUNC_WIDTH, NULL, NULL, LP_HTML_ROWS,
-				 LP_FILTER_INIT };
+				 LP_KERNEL_FUNC_WIDTH, NULL, NULL, NULL,
+				 LP_HTML_ROWS, LP_FILTER_INIT };
 	struct lp_profile all = LP_PROFILE_INIT, folded = LP_PROFILE_INIT;
 	const struct lp_profile *view = &all;
 	struct lp_kernel_key *rows;
@@ -750,6 +755,7 @@ int cmd_report(int argc, const char **argv)
 	first = parse_options(argc, argv, &o);
 	if (first >= argc)
 		lp_usage_error(report_usage, "no profile given");
+	o.pages = lp_output_folder(o.format == FMT_HTML, report_usage);
 	if (o.format == FMT_HTML) {
 		int ret = print_html(&o, argv + first, (size_t)(argc - first));
 

@@ -17,7 +17,17 @@
 #include "usage.h"
 #include "write-file.h"
 
-static char *out_path, *out_tmp;
+static char *out_path, *out_tmp, *out_dir;
+
+/* "-o DIR/", or a folder that is there: the page and its source views */
+static int is_folder(const char *path)
+{
+	size_t n = strlen(path);
+	struct stat st;
+
+	return (n && path[n - 1] == '/') ||
+		(!stat(path, &st) && S_ISDIR(st.st_mode));
+}
 
 /* A command that dies half-way leaves no temporary behind. */
 static void remove_tmp(void)
@@ -34,6 +44,16 @@ void lp_output_to(const char *path)
 
 	if (!strcmp(path, "-") || out_path)
 		return;
+	if (is_folder(path)) {
+		size_t n = strlen(path);
+
+		/* whether a folder serves is known once the format is */
+		free(out_dir);
+		out_dir = lp_xstrdup(path);
+		while (n > 1 && out_dir[n - 1] == '/')
+			out_dir[--n] = '\0';
+		return;
+	}
 	/* -o /dev/stdout into a file: that file, not a new /dev/stdout */
 	if (!lstat(path, &st) && S_ISLNK(st.st_mode) &&
 	    (real = lp_link_target(path)))
@@ -56,6 +76,25 @@ void lp_output_to(const char *path)
 	close(fd);
 	out_path = lp_xstrdup(path);
 	free(real);
+}
+
+const char *lp_output_folder(int pages, const char *usage)
+{
+	char *index;
+
+	if (!out_dir)
+		return NULL;
+	if (!pages)
+		lp_usage_error(usage, "-o '%s': a folder is written for "
+			       "--format html only", out_dir);
+	if (mkdir(out_dir, 0777) < 0 && errno != EEXIST)
+		lp_die("cannot make '%s': %s", out_dir, strerror(errno));
+	index = lp_xmalloc(strlen(out_dir) + sizeof("/index.html"));
+	strcpy(index, out_dir);
+	strcat(index, "/index.html");
+	lp_output_to(index);
+	free(index);
+	return out_dir;
 }
 
 int lp_output_done(int ok)

@@ -21,6 +21,15 @@ int lp_output_option(int argc, const char **argv, int *i, const char *usage);
  */
 void lp_output_to(const char *path);
 
+/*! lp_output_folder() :
+ *  After the options: when -o named a folder (ending in '/', or one that
+ *  is there), a usage error unless @pages (the command writes a page
+ *  and its source views); else makes the folder and sends standard
+ *  output to its index.html, as lp_output_to() does.
+ *  @return : the folder, or NULL when -o did not name one.
+ */
+const char *lp_output_folder(int pages, const char *usage);
+
 /*! lp_output_done() :
  *  Standard output has been flushed and closed: with @ok, put the file
  *  in its place; else (or at an exit before this) remove it.

@@ -115,3 +115,23 @@ verdicts() {
 	$LIKELYPROF check --all "$1" |
 		sed -n 's/^prog\.c:\([0-9]*\): .*\[likelyprof-\(.*\)\]$/\1 \2/p'
 }
+
+# chrome ARG... URL: headless chromium as the page's tests run it: 120 s
+# at most, a profile of its own in $SCRATCH, file:// pages allowed to
+# read each other (a probe page reads the page in its frame); its
+# complaints in $SCRATCH/chrome.err
+chrome() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--user-data-dir="$SCRATCH/chrome" \
+		--allow-file-access-from-files "$@" 2> "$SCRATCH/chrome.err"
+}
+
+# shot FILE WIDTH URL [HEIGHT]: a screenshot of URL in a window WIDTH x
+# HEIGHT (default 1000)
+# as FILE under build/, for a person to look at
+shot() {
+	mkdir -p "$ROOT/build" &&
+		chrome --hide-scrollbars --screenshot="$ROOT/build/$1" \
+			--window-size="$2,${4:-1000}" "$3" > /dev/null ||
+		fail "chromium could not take a screenshot"
+}

@@ -140,6 +140,11 @@ static void put_head(FILE *f, const struct lp_tree *tree,
 	put_jstrz(f, o->link ? o->link : "");
 	fputs(",\"root\":", f);
 	put_jstrz(f, tree ? lp_tree_root(tree) : "");
+	/* only where there are views: a page without them is as it was */
+	if (o->pages && tree) {
+		fputs(",\"pages\":", f);
+		put_jstrz(f, LP_HTML_VIEWS);
+	}
 	fputs(",\n\"names\":[", f);
 	for (i = 0; i < LP_HTML_NVERDICTS; i++) {
 		fputs(i ? "," : "", f);

@@ -206,28 +206,6 @@ static void put_source(FILE *f, struct lp_tree *tree, const struct lp_hsite *h)
 	fputs("</pre></details></td>", f);
 }
 
-static void put_count(FILE *f, uint64_t n)
-{
-	fprintf(f, "<td class=\"n\">%llu</td>", (unsigned long long)n);
-}
-
-/*
- * Percent wrong in tenths rounded down, as check's percent is: 99.99%
- * must not read 100.0.  Sorted by the exact value.
- */
-static void put_pct(FILE *f, uint64_t incorrect, uint64_t evals)
-{
-	unsigned long long t;
-
-	if (!evals) {
-		fputs("<td class=\"n\" data-s=\"-1\">&ndash;</td>", f);
-		return;
-	}
-	t = (unsigned long long)((unsigned __int128)incorrect * 1000 / evals);
-	fprintf(f, "<td class=\"n\" data-s=\"%.4f\">%llu.%llu</td>",
-		lp_html_pct(incorrect, evals), t / 10, t % 10);
-}
-
 static void put_site(FILE *f, size_t i, const struct lp_hsite *h,
 		     const char *msg, struct lp_tree *tree,
 		     const struct lp_html_opts *o)
@@ -258,17 +236,17 @@ static void put_site(FILE *f, size_t i, const struct lp_hsite *h,
 	if (h->stale)
 		fputs("; the tree changed it since the profile", f);
 	fputs("</div></td>", f);
-	put_count(f, j->total.correct);
-	put_count(f, j->total.incorrect);
-	put_pct(f, j->total.incorrect, j->evals);
+	lp_html_count(f, j->total.correct);
+	lp_html_count(f, j->total.incorrect);
+	lp_html_pct_cell(f, j->total.incorrect, j->evals);
 	fprintf(f, "<td><span class=\"bar\"><i class=\"%s\" style=\"width:"
 		"%.1f%%\"></i></span></td><td>", vn, pct);
 	lp_html_puts(f, s->func);
 	fputs("</td><td data-s=\"", f);
 	lp_html_puts(f, h->file);
 	fprintf(f, ":%010ld\"><a href=\"", h->line);
-	lp_html_link(f, o->link, h->file, h->line,
-		 h->e.pl && h->e.pl->placed ? tree : NULL);
+	lp_html_site_link(f, o, h->file, h->line,
+			  h->e.pl && h->e.pl->placed ? tree : NULL);
 	fputs("\">", f);
 	lp_html_puts(f, h->file);
 	fprintf(f, ":%ld</a></td><td><code", h->line);
@@ -339,8 +317,8 @@ static void put_rest(FILE *f, const struct lp_hsite *v, size_t from, size_t n)
 			lp_verdict_name(lp_html_verdicts[i]),
 			lp_html_verdict_label(lp_html_verdicts[i]));
 		fprintf(f, "<td class=\"n\">%zu</td>", count[i]);
-		put_count(f, evals[i]);
-		put_count(f, wrong[i]);
+		lp_html_count(f, evals[i]);
+		lp_html_count(f, wrong[i]);
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
@@ -440,9 +418,9 @@ static void put_group_row(FILE *f, const struct hgroup *g)
 	}
 	fprintf(f, "</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td>",
 		g->sites, g->change);
-	put_count(f, g->evals);
-	put_count(f, g->incorrect);
-	put_pct(f, g->incorrect, g->evals);
+	lp_html_count(f, g->evals);
+	lp_html_count(f, g->incorrect);
+	lp_html_pct_cell(f, g->incorrect, g->evals);
 	fputs("</tr>\n", f);
 }
 
@@ -482,9 +460,9 @@ static void put_groups(FILE *f, const struct hgroup *g, size_t ng, int by_func,
 		"<td class=\"n\">%zu</td><td class=\"n\">%zu</td>",
 		by_func ? 2 : 1, ng, by_func ? "function" : "file",
 		ng == 1 ? "" : "s", total.sites, total.change);
-	put_count(f, total.evals);
-	put_count(f, total.incorrect);
-	put_pct(f, total.incorrect, total.evals);
+	lp_html_count(f, total.evals);
+	lp_html_count(f, total.incorrect);
+	lp_html_pct_cell(f, total.incorrect, total.evals);
 	fputs("</tr>", f);
 	fputs("</tfoot></table></div>\n", f);
 	if (shown < ng)

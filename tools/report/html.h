@@ -30,6 +30,8 @@ struct lp_html_opts {
 	const char *const *inputs;      /* the profiles' names */
 	size_t ninputs;
 	const char *workload;           /* lp_workload_text(), or NULL */
+	const char *pages;              /* -o DIR/: the folder, which holds
+					   the source views, or NULL */
 };
 
 /*! lp_html_write() :
@@ -42,5 +44,16 @@ struct lp_html_opts {
 void lp_html_write(FILE *f, const struct lp_judged_list *sites,
 		   const struct lp_place *places, struct lp_tree *tree,
 		   const struct lp_html_opts *o);
+
+/*! lp_html_views() :
+ *  Writes, in @o->pages, src/<path>.html for each file of @tree that
+ *  @places (sites->nr entries) put a site of @sites in: every line of
+ *  the file, each hinted one with its sites' counts, verdicts and
+ *  reasons.  Writes nothing outside that folder.
+ *  @return : 0, or -1 after saying what failed.
+ */
+int lp_html_views(const struct lp_judged_list *sites,
+		  const struct lp_place *places, struct lp_tree *tree,
+		  const struct lp_html_opts *o);
 
 #endif /* LP_REPORT_HTML_H */

@@ -109,6 +109,8 @@ const char lp_html_script[] =
 	"}\n"
 	"function link(s) {\n"
 	"\tvar f = D.files[s[1]], u = uri(f), placed = s[11] & 2;\n"
+	"\tif (D.pages && placed)\n"
+	"\t\treturn D.pages + u + '.html#L' + s[2];\n"
 	"\tif (!D.link && (placed || f.charAt(0) === '/'))\n"
 	"\t\treturn 'file://' + (placed && f.charAt(0) !== '/' ?\n"
 	"\t\t\t\t    uri(D.root) + '/' : '') + u + '#L' + s[2];\n"

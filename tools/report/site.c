@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "marks.h"
 #include "report/site.h"
 
 const enum lp_verdict lp_html_verdicts[LP_HTML_NVERDICTS] = {
@@ -129,6 +130,40 @@ void lp_html_link(FILE *f, const char *tmpl, const char *file, long line,
 	}
 }
 
+void lp_html_site_link(FILE *f, const struct lp_html_opts *o,
+		       const char *file, long line, const struct lp_tree *tree)
+{
+	if (o->pages && tree) {
+		fputs(LP_HTML_VIEWS, f);
+		lp_uri_put(f, file);
+		fprintf(f, ".html#L%ld", line);
+		return;
+	}
+	lp_html_link(f, o->link, file, line, tree);
+}
+
+void lp_html_count(FILE *f, uint64_t n)
+{
+	fprintf(f, "<td class=\"n\">%llu</td>", (unsigned long long)n);
+}
+
+/*
+ * Percent wrong in tenths rounded down, as check's percent is: 99.99%
+ * must not read 100.0.  Sorted by the exact value.
+ */
+void lp_html_pct_cell(FILE *f, uint64_t incorrect, uint64_t evals)
+{
+	unsigned long long t;
+
+	if (!evals) {
+		fputs("<td class=\"n\" data-s=\"-1\">&ndash;</td>", f);
+		return;
+	}
+	t = (unsigned long long)((unsigned __int128)incorrect * 1000 / evals);
+	fprintf(f, "<td class=\"n\" data-s=\"%.4f\">%llu.%llu</td>",
+		lp_html_pct(incorrect, evals), t / 10, t % 10);
+}
+
 const struct lp_srcfile *lp_html_source(struct lp_tree *tree,
 					const struct lp_hsite *h, size_t *at)
 {
@@ -147,10 +182,7 @@ const struct lp_srcfile *lp_html_source(struct lp_tree *tree,
 void lp_html_line(const struct lp_srcfile *sf, size_t l, size_t *b,
 		  size_t *e)
 {
-	*b = sf->lx.line_start[l];
-	*e = l + 1 < sf->lx.nlines ? sf->lx.line_start[l + 1] : sf->len;
-	while (*e > *b && (sf->buf[*e - 1] == '\n' || sf->buf[*e - 1] == '\r'))
-		(*e)--;
+	lp_src_line(sf, l, b, e);
 	/* a minified line must not make the page huge */
 	if (*e - *b > 200)
 		*e = *b + 200;

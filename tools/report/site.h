@@ -14,7 +14,12 @@
 
 #include "fix/locate.h"
 #include "policy.h"
+#include "report/html.h"
 #include "verdict.h"
+
+/* the source views' folder in the page's: <dir>/src/<path>.html */
+#define LP_HTML_VIEWS_DIR "src"
+#define LP_HTML_VIEWS LP_HTML_VIEWS_DIR "/"
 
 /* One site as the page shows it. */
 struct lp_hsite {
@@ -72,6 +77,24 @@ void lp_html_puts(FILE *f, const char *s);
  */
 void lp_html_link(FILE *f, const char *tmpl, const char *file, long line,
 		  const struct lp_tree *tree);
+
+/*! lp_html_site_link() :
+ *  Writes the link of a site at @line of @file: to its source view when
+ *  @o->pages has them and @tree placed it, else lp_html_link()'s.
+ */
+void lp_html_site_link(FILE *f, const struct lp_html_opts *o,
+		       const char *file, long line, const struct lp_tree *tree);
+
+/*! lp_html_count() :
+ *  A table cell of the count @n.
+ */
+void lp_html_count(FILE *f, uint64_t n);
+
+/*! lp_html_pct_cell() :
+ *  A table cell of the percent of @evals that went wrong, in tenths
+ *  rounded down as check's, its exact value as the sort key.
+ */
+void lp_html_pct_cell(FILE *f, uint64_t incorrect, uint64_t evals);
 
 /*! lp_html_source() :
  *  @return : the source file of @h in @tree, loaded, with *@at its line
