@@ -116,15 +116,6 @@ static int scan_tabs(const char *p, const char *end, const char *limit,
 	return nr;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /*
  * Decodes @n bytes at @s into @d when every escape is the one the writer
  * makes of its byte, so that writing the decoded text gives @s again:
@@ -153,8 +144,8 @@ static long decode_canonical(const char *s, size_t n, char *d)
 		case 'x':
 			if (i + 2 >= n)
 				return -1;
-			hi = hexval(s[i + 1]);
-			lo = hexval(s[i + 2]);
+			hi = lp_hexval(s[i + 1]);
+			lo = lp_hexval(s[i + 2]);
 			if (hi < 0 || lo < 0)
 				return -1;
 			c = hi << 4 | lo;
