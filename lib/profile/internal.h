@@ -135,6 +135,16 @@ static inline int lp_strcmp0(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
+/* A hex digit of an escape, lower case as the writer makes it, or -1. */
+static inline int lp_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
 /* Counts saturate instead of wrapping: a sum is never smaller than a part. */
 static inline uint64_t lp_sat_add(uint64_t a, uint64_t b)
 {

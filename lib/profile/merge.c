@@ -24,8 +24,10 @@ struct src {
 	struct lp_profile prof;         /* an input read whole */
 	const struct lp_profile *mem;   /* prof, or in->mem */
 	size_t pos;
-	const struct lp_prof_site *head;        /* its next record */
+	const struct lp_mrec *head;     /* its next record */
+	struct lp_mrec mem_rec;         /* head, of a profile in memory */
 	struct lp_diag diag;
+	const struct lp_policy *pol;    /* judges a record without votes */
 	int one_process;        /* lp_profile_one_process() of its meta */
 };
 
@@ -164,14 +166,47 @@ static const struct lp_profile *src_meta(const struct src *s)
 	return s->mem ? s->mem : lp_prof_stream_meta(s->stream);
 }
 
+/*
+ * What the merge needs of each record besides its counts, made where it
+ * is read: a profile of one run votes by its counts (judged by the
+ * policy), and one process went its way through a site or both ways.
+ */
+static void judge_recs(void *ctx, struct lp_mrec *m, size_t n)
+{
+	const struct src *s = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct lp_prof_site *r = &m[i].s;
+
+		if (!r->has_votes) {
+			struct lp_counts one;
+
+			lp_counts_of_site(&one, r);
+			m[i].vote = (signed char)lp_policy_vote(s->pol, &one,
+								r->expect);
+		}
+		if (!r->has_procs && s->one_process &&
+		    r->expect != LP_EXPECT_IF)
+			m[i].way = (unsigned char)lp_counts_way(
+				r->correct, r->incorrect, r->constant);
+	}
+}
+
 /* Steps to the next record: 1, 0 at the end, LP_MERGE_AGAIN or -LP_E*. */
 static int src_next(struct src *s, struct lp_diag *diag)
 {
 	int err;
 
 	if (s->mem) {
-		s->head = s->pos < s->mem->nr ? &s->mem->sites[s->pos++] : NULL;
-		return s->head != NULL;
+		if (s->pos == s->mem->nr) {
+			s->head = NULL;
+			return 0;
+		}
+		lp_mrec_of_site(&s->mem_rec, &s->mem->sites[s->pos++]);
+		judge_recs(s, &s->mem_rec, 1);
+		s->head = &s->mem_rec;
+		return 1;
 	}
 	err = lp_prof_stream_next(s->stream, &s->head);
 	if (err == LP_STREAM_UNSORTED) {
@@ -196,7 +231,7 @@ static void src_close(struct src *s)
  **************************************/
 static int src_less(struct src *const *h, size_t a, size_t b)
 {
-	int c = lp_site_cmp(h[a]->head, h[b]->head);
+	int c = lp_mrec_cmp(h[a]->head, h[b]->head);
 
 	/* equal keys: the input given first, so the order is total */
 	return c < 0 || (c == 0 && h[a] < h[b]);
@@ -248,7 +283,7 @@ static size_t take_smallest(struct src **h, size_t *n, struct src **taken)
 
 	taken[0] = h[0];
 	for (i = 1; i < *n; i++) {
-		int c = lp_site_cmp(h[i]->head, taken[0]->head);
+		int c = lp_mrec_cmp(h[i]->head, taken[0]->head);
 
 		if (c < 0) {
 			/* the ones taken so far go back */
@@ -276,6 +311,11 @@ static int scaled(const struct src *s, const struct lp_prof_site *r,
 	unsigned __int128 x = c;
 	uint64_t w = in->weight ? in->weight : 1;
 
+	/* the usual input: as it is, without 128-bit arithmetic */
+	if (w == 1 && !in->scale_den) {
+		*out = c;
+		return 0;
+	}
 	if (in->scale_den)
 		x = (x * in->scale_num + in->scale_den / 2) / in->scale_den;
 	x *= w;
@@ -295,9 +335,9 @@ static int scaled(const struct src *s, const struct lp_prof_site *r,
  * them, or, for the profile of one process, as its counts tell.
  */
 static void add_ways(struct lp_prof_site *acc, const struct src *s,
-		     const struct lp_prof_site *r)
+		     const struct lp_mrec *m)
 {
-	int way;
+	const struct lp_prof_site *r = &m->s;
 
 	if (r->has_procs) {
 		acc->procs_right = lp_sat_add(acc->procs_right, r->procs_right);
@@ -308,18 +348,17 @@ static void add_ways(struct lp_prof_site *acc, const struct src *s,
 	}
 	if (!s->one_process || r->expect == LP_EXPECT_IF)
 		return;
-	way = lp_counts_way(r->correct, r->incorrect, r->constant);
-	acc->procs_right += way == LP_WAY_RIGHT;
-	acc->procs_wrong += way == LP_WAY_WRONG;
-	acc->procs_both += way == LP_WAY_BOTH;
+	acc->procs_right += m->way == LP_WAY_RIGHT;
+	acc->procs_wrong += m->way == LP_WAY_WRONG;
+	acc->procs_both += m->way == LP_WAY_BOTH;
 	acc->has_procs = 1;
 }
 
-/* Adds record @r of input @s into @acc. */
+/* Adds record @m of input @s into @acc. */
 static int add_record(struct lp_prof_site *acc, const struct src *s,
-		      const struct lp_prof_site *r,
-		      const struct lp_policy *pol, struct lp_diag *diag)
+		      const struct lp_mrec *m, struct lp_diag *diag)
 {
+	const struct lp_prof_site *r = &m->s;
 	uint64_t c, i, k;
 	int err;
 
@@ -345,15 +384,10 @@ static int add_record(struct lp_prof_site *acc, const struct src *s,
 					      r->votes_wrong);
 	} else {
 		/* a profile of one run: its counts are its vote */
-		struct lp_counts one;
-		int v;
-
-		lp_counts_of_site(&one, r);
-		v = lp_policy_vote(pol, &one, r->expect);
-		acc->votes_right += v > 0;
-		acc->votes_wrong += v < 0;
+		acc->votes_right += m->vote > 0;
+		acc->votes_wrong += m->vote < 0;
 	}
-	add_ways(acc, s, r);
+	add_ways(acc, s, m);
 	return 0;
 }
 
@@ -364,8 +398,7 @@ static int add_record(struct lp_prof_site *acc, const struct src *s,
  */
 static int merge_one(struct src **h, size_t *n, int linear,
 		     struct src **taken, size_t *taken_nr,
-		     struct lp_prof_site *acc, const struct lp_policy *pol,
-		     struct lp_diag *diag)
+		     struct lp_prof_site *acc, struct lp_diag *diag)
 {
 	size_t k = 0, i;
 	int err;
@@ -377,9 +410,9 @@ static int merge_one(struct src **h, size_t *n, int linear,
 			taken[k++] = h[0];
 			h[0] = h[--*n];
 			sift_down(h, *n, 0);
-		} while (*n && !lp_site_cmp(h[0]->head, &taken[0]->head[0]));
+		} while (*n && !lp_mrec_cmp(h[0]->head, taken[0]->head));
 	}
-	*acc = *taken[0]->head;
+	*acc = taken[0]->head->s;
 	acc->correct = acc->incorrect = acc->constant = 0;
 	acc->votes_right = acc->votes_wrong = 0;
 	acc->samp_right = acc->samp_wrong = 0;
@@ -389,7 +422,7 @@ static int merge_one(struct src **h, size_t *n, int linear,
 	acc->sure = LP_SURE_MEASURED;
 	acc->has_votes = 1;
 	for (i = 0; i < k; i++)
-		if ((err = add_record(acc, taken[i], taken[i]->head, pol,
+		if ((err = add_record(acc, taken[i], taken[i]->head,
 				      diag)) < 0)
 			return err;
 	*taken_nr = k;
@@ -627,7 +660,7 @@ out:
 }
 
 static int merge_all(struct lp_sink *sink, struct src *srcs, size_t n,
-		     const struct lp_policy *pol, struct lp_diag *diag)
+		     struct lp_diag *diag)
 {
 	struct src **h = malloc(n * sizeof(*h));
 	struct src **taken = malloc(n * sizeof(*taken));
@@ -650,11 +683,18 @@ static int merge_all(struct lp_sink *sink, struct src *srcs, size_t n,
 	err = 0;
 	while (hn && !sink->error) {
 		struct lp_prof_site acc;
+		const struct lp_mrec *first;
 
-		if ((err = merge_one(h, &hn, linear, taken, &k, &acc, pol,
+		if ((err = merge_one(h, &hn, linear, taken, &k, &acc,
 				     diag)) < 0)
 			goto out;
-		lp_sink_prof_site(sink, &acc);
+		/* the text as the first input spelled it, if it can be */
+		first = taken[0]->head;
+		if (first->span)
+			lp_sink_site_span(sink, &acc, first->span,
+					  first->span_n);
+		else
+			lp_sink_prof_site(sink, &acc);
 		written++;
 		if ((err = put_back(h, &hn, linear, taken, k, diag)))
 			goto out;
@@ -684,10 +724,14 @@ int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 		pol = &def;
 	for (opened = 0; opened < n; opened++) {
 		srcs[opened].in = &in[opened];
+		srcs[opened].pol = pol;
 		if ((err = src_open(&srcs[opened], bufsize, diag)) < 0)
 			goto out;
 		srcs[opened].one_process =
 			lp_profile_one_process(src_meta(&srcs[opened]));
+		if (srcs[opened].stream)
+			lp_prof_stream_hook(srcs[opened].stream, judge_recs,
+					    &srcs[opened]);
 		/*
 		 * Reading is half the work: a few big inputs are read by
 		 * threads of their own, on the other cores.  Many are small
@@ -700,7 +744,7 @@ int lp_merge_write(FILE *out, struct lp_merge_input *in, size_t n,
 	err = n ? write_head(&fs.sink, srcs, n, flags, label, diag)
 		: -LP_EINVAL;
 	if (!err)
-		err = merge_all(&fs.sink, srcs, n, pol, diag);
+		err = merge_all(&fs.sink, srcs, n, diag);
 	/* diag stays empty: the caller knows which file it was writing */
 	if (!err && (lp_sink_finish(&fs.sink) < 0 || fflush(out) ||
 		     ferror(out))) {
@@ -718,17 +762,19 @@ out:
 int lp_merge_total(struct lp_merge_input *in, uint64_t *total,
 		   struct lp_diag *diag)
 {
+	struct lp_policy def = LP_POLICY_INIT;
 	struct src s;
 	int err;
 
 	memset(&s, 0, sizeof(s));
 	s.in = in;
+	s.pol = &def;           /* a record in memory is judged as read */
 	*total = 0;
 	if ((err = src_open(&s, 1 << 16, diag)) < 0)
 		return err;
 	while ((err = src_next(&s, diag)) == 1)
-		*total = lp_sat_add(*total, lp_sat_add(s.head->correct,
-						       s.head->incorrect));
+		*total = lp_sat_add(*total, lp_sat_add(s.head->s.correct,
+						       s.head->s.incorrect));
 	if (err == LP_MERGE_AGAIN) {
 		/* out of order is no matter for a total: read it whole */
 		src_close(&s);

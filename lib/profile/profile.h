@@ -272,6 +272,15 @@ void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
  */
 void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s);
 
+/*! lp_sink_site_span() :
+ *  As lp_sink_prof_site(), with the text fields (expect to cond) copied
+ *  from @span, @span_n bytes spelled as the writer spells them (a
+ *  record's text read from a profile, with no escape in it): @s's own
+ *  text is not read, and need not be NUL-terminated.
+ */
+void lp_sink_site_span(struct lp_sink *sink, const struct lp_prof_site *s,
+		       const char *span, size_t span_n);
+
 /* A sink that flushes into a stdio stream. */
 struct lp_file_sink {
 	struct lp_sink sink;

@@ -96,15 +96,6 @@ static int fail_excerpt(struct lp_reader *r, const char *what,
 	return lp_reader_fail(r, -LP_EPARSE, "bad %s '%s'", what, ex);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /*
  * Decodes one text field into @d (room for f->n + 1 bytes).  Only the
  * writer's escapes are accepted, and no raw control byte: either would
@@ -209,8 +200,8 @@ static int decode_into(struct lp_reader *r, const char *what,
 		case 'r': *o++ = '\r'; continue;
 		case 'x':
 			if (i + 2 < f->n) {
-				hi = hexval(f->s[i + 1]);
-				lo = hexval(f->s[i + 2]);
+				hi = lp_hexval(f->s[i + 1]);
+				lo = lp_hexval(f->s[i + 2]);
 				if (hi >= 0 && lo >= 0 && (hi || lo)) {
 					*o++ = (char)(hi << 4 | lo);
 					i += 2;

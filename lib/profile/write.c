@@ -79,30 +79,10 @@ static char *put_str(char *p, const char *s, size_t n, char sep)
 #define PLAIN_ALL \
 	(LP_PLAIN_FILE | LP_PLAIN_FUNC | LP_PLAIN_UNIT | LP_PLAIN_COND)
 
-/*
- * The record of a site whose text needs no escape, formatted straight
- * into the buffer when it has room: a merge writes a million of them,
- * and a call per field was most of its writing.  0 when it had no room.
- */
-static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
+/* The text fields, from expect to cond, with no escape to make. */
+static char *put_plain_text(char *p, const struct lp_prof_site *s,
+			    const size_t *n)
 {
-	size_t nf = strlen(s->file), nfn = strlen(s->func);
-	size_t nu = strlen(s->unit), nc = strlen(s->cond);
-	/* the text, and room for 12 numbers, the sure word and the TABs */
-	size_t need = nf + nfn + nu + nc + 12 * 21 + 16 + 20;
-	const char *sure = lp_sure_name(s->sure);
-	char *p;
-
-	if (sink->error || need > sink->cap - sink->len)
-		return 0;
-	p = sink->buf + sink->len;
-	p = put_str(p, "site", 4, '\t');
-	p = lp_put_u64(p, s->correct);
-	*p++ = '\t';
-	p = lp_put_u64(p, s->incorrect);
-	*p++ = '\t';
-	p = lp_put_u64(p, s->constant);
-	*p++ = '\t';
 	if (s->expect == LP_EXPECT_UNKNOWN) {
 		*p++ = '?';
 	} else if (s->expect == LP_EXPECT_IF) {
@@ -115,13 +95,20 @@ static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
 		p = lp_put_u64(p, (uint64_t)s->expect);
 	}
 	*p++ = '\t';
-	p = put_str(p, s->file, nf, '\t');
+	p = put_str(p, s->file, n[0], '\t');
 	p = lp_put_u64(p, (uint64_t)s->line);
 	*p++ = '\t';
-	p = put_str(p, s->func, nfn, '\t');
-	p = put_str(p, s->unit, nu, '\t');
-	p = put_str(p, s->cond, nc, '\t');
-	p--;                    /* the TAB goes only before sure */
+	p = put_str(p, s->func, n[1], '\t');
+	p = put_str(p, s->unit, n[2], '\t');
+	p = put_str(p, s->cond, n[3], '\t');
+	return p - 1;           /* the TAB goes only before sure */
+}
+
+/* What follows cond: sure, votes, samples, ways, and the newline. */
+static char *put_tail(char *p, const struct lp_prof_site *s)
+{
+	const char *sure = lp_sure_name(s->sure);
+
 	if (s->sure != LP_SURE_MEASURED || s->has_votes || s->has_samples ||
 	    s->has_procs) {
 		*p++ = '\t';
@@ -155,14 +142,79 @@ static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s)
 		p = lp_put_u64(p, s->procs_both);
 	}
 	*p++ = '\n';
-	sink->len = (size_t)(p - sink->buf);
+	return p;
+}
+
+/* The record's first fields, up to the TAB before expect. */
+static char *put_head(char *p, const struct lp_prof_site *s)
+{
+	p = put_str(p, "site", 4, '\t');
+	p = lp_put_u64(p, s->correct);
+	*p++ = '\t';
+	p = lp_put_u64(p, s->incorrect);
+	*p++ = '\t';
+	p = lp_put_u64(p, s->constant);
+	*p++ = '\t';
+	return p;
+}
+
+/* What put_head() and put_tail() write at most: twelve numbers and words. */
+#define HEAD_TAIL_MAX (12 * 21 + 32)
+
+/*
+ * The record of a site whose text needs no escape, formatted straight
+ * into the buffer when it has room: a merge writes a million of them,
+ * and a call per field was most of its writing.  The text is @span
+ * (@span_n bytes, expect to cond as the writer spells them) when not
+ * NULL.  0 when it had no room.
+ */
+static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s,
+			  const char *span, size_t span_n)
+{
+	size_t n[4] = { 0, 0, 0, 0 }, need = span_n;
+	char *p;
+
+	if (!span) {
+		n[0] = strlen(s->file);
+		n[1] = strlen(s->func);
+		n[2] = strlen(s->unit);
+		n[3] = strlen(s->cond);
+		/* and expect and line */
+		need = n[0] + n[1] + n[2] + n[3] + 2 * 21 + 8;
+	}
+	need += HEAD_TAIL_MAX;
+	if (sink->error || need > sink->cap - sink->len)
+		return 0;
+	p = put_head(sink->buf + sink->len, s);
+	if (span) {
+		memcpy(p, span, span_n);
+		p += span_n;
+	} else {
+		p = put_plain_text(p, s, n);
+	}
+	sink->len = (size_t)(put_tail(p, s) - sink->buf);
 	return 1;
+}
+
+void lp_sink_site_span(struct lp_sink *sink, const struct lp_prof_site *s,
+		       const char *span, size_t span_n)
+{
+	char tmp[HEAD_TAIL_MAX], *p;
+
+	if (put_plain_site(sink, s, span, span_n))
+		return;
+	/* no room: the sink's own appends flush as they go */
+	p = put_head(tmp, s);
+	lp_sink_bytes(sink, tmp, (size_t)(p - tmp));
+	lp_sink_bytes(sink, span, span_n);
+	p = put_tail(tmp, s);
+	lp_sink_bytes(sink, tmp, (size_t)(p - tmp));
 }
 
 void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
 {
 	if (!sink->unexpand && (s->plain & PLAIN_ALL) == PLAIN_ALL &&
-	    s->line >= 0 && put_plain_site(sink, s))
+	    s->line >= 0 && put_plain_site(sink, s, NULL, 0))
 		return;
 	if (sink->unexpand || !s->plain) {
 		lp_sink_site_fields(sink, s->correct, s->incorrect, s->constant,
