@@ -8,10 +8,10 @@
 #include "fix/rewrite.h"
 #include "test.h"
 
-static struct lp_hint hint_likely = { "likely", 1, 1, 0, -1, 1 };
-static struct lp_hint hint_unlikely = { "unlikely", 0, 1, 0, -1, 1 };
+static struct lp_hint hint_likely = { "likely", 1, 1, 0, -1, 1, 0 };
+static struct lp_hint hint_unlikely = { "unlikely", 0, 1, 0, -1, 1, 0 };
 static struct lp_hint hint_expect = {
-	"__builtin_expect", -0x7fffffffL - 1, 2, 0, 1, 0
+	"__builtin_expect", -0x7fffffffL - 1, 2, 0, 1, 0, 0
 };
 
 static char *result;
