@@ -15,7 +15,9 @@
 #   - #file=stats.c keeps only that file's rows; #view=functions shows
 #     the function view alone;
 #   - the page fetches nothing (no src=, no http link but the template's).
-# A screenshot is kept as build/html-report.png for a person to look at.
+# Screenshots are compared: two of one state must be the same pixels,
+# one of another filter must differ.  The first is kept as
+# build/html-report.png for a person to look at.
 # Without chromium the browser part is skipped (CI installs it).
 . "$(dirname "$0")/lib.sh"
 
@@ -122,4 +124,14 @@ grep -q '<td><a href="#func=parse_line&amp;file=parse.c">parse_line</a>' \
 
 shot html-report.png 1400 "file://$SCRATCH/page.html#verdict=change"
 [ -s "$ROOT/build/html-report.png" ] || fail "no screenshot"
+
+# Screenshots compared: the page draws the same pixels every time for
+# one state (nothing timed or random on it), and a filter changes them.
+shot html-again.png 1400 "file://$SCRATCH/page.html#verdict=change"
+cmp -s "$ROOT/build/html-report.png" "$ROOT/build/html-again.png" ||
+	fail "two screenshots of #verdict=change differ"
+shot html-fine.png 1400 "file://$SCRATCH/page.html#verdict=fine"
+cmp -s "$ROOT/build/html-report.png" "$ROOT/build/html-fine.png" &&
+	fail "#verdict=fine looks the same as #verdict=change"
+rm -f "$ROOT/build/html-again.png" "$ROOT/build/html-fine.png"
 finish
