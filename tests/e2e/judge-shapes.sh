@@ -28,6 +28,9 @@
 #     own, reads exactly as a chain of tests with both compilers;
 #   - an error check whose "return -1;" the compiler merged with the
 #     others reads exactly by where each side goes, with both compilers;
+#   - the shapes after it (a continue, returns of two values, a goto, a
+#     two-part loop condition, ...) are held to the first rule only:
+#     exact where judge can tell, and then right;
 #   - --explain says why, once, for every site that is not exact, and
 #     for no exact one.
 . "$(dirname "$0")/lib.sh"

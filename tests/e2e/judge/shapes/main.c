@@ -25,6 +25,15 @@ int main(int argc, char **argv)
 		sum += both_parts(v, 4000);
 		for (i = 0; i < 4000; i++)
 			sum += parse_pair(v, 4000, i);
+		sum += cont_end(v, 4000) + bad_cont(v, 4000);
+		sum += scan_to(v + round, 4000 - round);
+		sum += with_goto(v, 4000 - round);
+		for (i = 0; i < 4000; i++) {
+			sum += or_ret(v[i] % 100 - 5, v[(i * 3) % 4000] % 100 - 2);
+			sum += two_errs(v, 4000, i - 3);
+			sum += both_ret(v[i]);
+			void_end(v[i]);
+		}
 	}
 	if (argc > 5)
 		sum += never_run(argc);

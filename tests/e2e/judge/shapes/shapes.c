@@ -136,3 +136,101 @@ __attribute__((noinline)) int parse_pair(const int *v, int n, int i)
 		return -1;
 	return a + b;
 }
+
+/*
+ * more shapes of the same kinds, none of which may read exact and be
+ * wrong: a two-part condition whose statement is a continue at the end
+ * of the loop (no work: never a chain), a || guarding a return merged
+ * with the function's other return, a || guarding work and a continue,
+ * a two-part loop condition, returns of two values interleaved, a goto
+ * out of a loop, returns on both branches, and a return at the end of a
+ * void function
+ */
+__attribute__((noinline)) long cont_end(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		s += v[i];
+		if (likely(v[i] > 3 && v[i] % 5 != 0))
+			continue;
+	}
+	return s;
+}
+
+__attribute__((noinline)) int or_ret(int x, int y)
+{
+	if (unlikely(x < 0 || y < 0))
+		return 0;
+	return x * 3 + y;
+}
+
+__attribute__((noinline)) long bad_cont(const int *v, int n)
+{
+	long s = 0, bad = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] < 0 || v[i] > 90)) {
+			bad++;
+			continue;
+		}
+		s += v[i];
+	}
+	return s + bad;
+}
+
+__attribute__((noinline)) int scan_to(const int *v, int n)
+{
+	int i = 0;
+
+	while (likely(i < n && v[i] != 7))
+		i++;
+	return i;
+}
+
+__attribute__((noinline)) int two_errs(const int *v, int n, int i)
+{
+	if (unlikely(n <= 0))
+		return -1;
+	if (unlikely(i < 0))
+		return 0;
+	if (unlikely(v[i % n] == 13))
+		return -1;
+	if (unlikely(v[(i + 1) % n] == 17))
+		return 0;
+	return v[i % n];
+}
+
+static volatile long seen;
+
+__attribute__((noinline)) int with_goto(const int *v, int n)
+{
+	int s = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] == 42))
+			goto fail;
+		s += v[i];
+	}
+	return s;
+fail:
+	seen++;
+	return -s;
+}
+
+__attribute__((noinline)) int both_ret(int x)
+{
+	if (unlikely(x % 3 == 0))
+		return x / 3;
+	else
+		return x * 2;
+}
+
+__attribute__((noinline)) void void_end(int x)
+{
+	seen += x;
+	if (unlikely(x % 4 == 1))
+		return;
+}

@@ -16,6 +16,14 @@ int never_run(int n);
 int cold_function(int n);
 int both_parts(const int *v, int n);
 int parse_pair(const int *v, int n, int i);
+long cont_end(const int *v, int n);
+int or_ret(int x, int y);
+long bad_cont(const int *v, int n);
+int scan_to(const int *v, int n);
+int two_errs(const int *v, int n, int i);
+int with_goto(const int *v, int n);
+int both_ret(int x);
+void void_end(int x);
 
 static inline int clamp_small(int x)
 {
