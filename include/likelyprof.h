@@ -209,6 +209,16 @@ LP_API int likelyprof_reset(void);
  * (0 correct, 1 incorrect, 2 constant).  Never a site of its own.
  */
 #define LP_SITE_ABI_ALIAS 3
+/*
+ * The record's abi field holds the ABI in its low byte; above it, a
+ * __builtin_expect_with_probability site keeps its stated probability,
+ * as 1 + millionths (0: none stated), so the record keeps its size.
+ */
+#define LP_SITE_ABI_OF(abi) ((abi) & 0xffu)
+#define LP_SITE_PROB_OF(abi) ((abi) >> 8)
+#define LP_PROB_ABI_(p)                                                 \
+	(LP_SITE_ABI | (1u + (unsigned int)((p) >= 1 ? 1000000.0 :      \
+		(p) <= 0 ? 0.0 : (p) * 1000000.0 + 0.5)) << 8)
 
 /*
  * A reference to a symbol that only the runtime defines, whose name is
@@ -251,7 +261,7 @@ struct __attribute__((aligned(8))) lp_site {
 	const char *unit;    /* __BASE_FILE__: the translation unit */
 	long expect;         /* the second argument, LP_EXPECT_UNKNOWN or _IF */
 	unsigned int line;   /* __LINE__ */
-	unsigned int abi;    /* LP_SITE_ABI */
+	unsigned int abi;    /* LP_SITE_ABI, and a stated probability */
 };
 
 /*
@@ -773,14 +783,14 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
  * counted; @expect the record's expected value; @kind (EXPECT or IF) what
  * the site gives back: the value through the real builtin, or as it is.
  */
-#define LP_SITE_C_(e, plain, val, c, p, expect, kind, n)                    \
+#define LP_SITE_C_(e, plain, val, c, p, expect, abi, kind, n)               \
 	__builtin_choose_expr(LP_IS_ICE_(e), plain,                          \
 	__extension__ ({                                                     \
 		LP_C_QUIET_BEGIN_                                            \
 		static const struct lp_site LP_CAT(lp__site_, n)             \
 		__attribute__((section("lp_sites"), aligned(8))) = {          \
 			__FILE__, __func__, #e, __BASE_FILE__, expect,       \
-			__LINE__, LP_SITE_ABI };                             \
+			__LINE__, abi };                                     \
 		static __thread struct lp_counter LP_CAT(lp__ctr_, n)        \
 			LP_CTR_ATTRS_(n) = LP_COUNTER_INIT;                  \
 		long LP_CAT(lp__val_, n) = (val);                            \
@@ -814,11 +824,11 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #define LP_EXPECT_C_(e, c, n)                                                \
 	LP_SITE_C_(e, (__builtin_expect)((e), (c)), (e), c, 0,               \
 		   __builtin_constant_p(c) ? (long)(c) : LP_EXPECT_UNKNOWN,  \
-		   EXPECT, n)
+		   LP_SITE_ABI, EXPECT, n)
 
 #define LP_PROB_C_(e, c, p, n)                                               \
 	LP_SITE_C_(e, (__builtin_expect_with_probability)((e), (c), (p)),    \
-		   (e), c, p, LP_PROB_EXPECT_(c, p), PROB, n)
+		   (e), c, p, LP_PROB_EXPECT_(c, p), LP_PROB_ABI_(p), PROB, n)
 
 /*
  * clang reports a static counter inside a C99 inline function of the
@@ -867,7 +877,8 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #define LP_COUNT_IF_(ctr, v, c, is_const, enter, p)                     \
 	((is_const) ? LP_TICK_(ctr, constant, enter) : (void)0,         \
 	 LP_COUNT_(ctr, v, c, 0, enter))
-#define LP_IF_C_(e, n) LP_SITE_C_(e, (e), !!(e), 0, 0, LP_EXPECT_IF, IF, n)
+#define LP_IF_C_(e, n)                                                  \
+	LP_SITE_C_(e, (e), !!(e), 0, 0, LP_EXPECT_IF, LP_SITE_ABI, IF, n)
 #define if(...) if (LP_IF_C_((__VA_ARGS__), __COUNTER__))
 #endif
 
@@ -927,10 +938,9 @@ template <int N> __thread struct lp_counter lp__slot<N>::counter
 template <int N>
 __attribute__((cold, noinline)) void lp__enter_cxx(long expect,
 	const char *file, const char *func, const char *cond,
-	const char *unit, unsigned int line)
+	const char *unit, unsigned int line, unsigned int abi)
 {
-	struct lp_site proto = { file, func, cond, unit, expect, line,
-				 LP_SITE_ABI };
+	struct lp_site proto = { file, func, cond, unit, expect, line, abi };
 
 	lp__enter_dynamic(&lp__slot<N>::counter, &lp__slot<N>::site, &proto);
 }
@@ -957,7 +967,7 @@ __attribute__((cold, noinline)) void lp__enter_cxx(long expect,
  * hands it to the cold call: the record of lp__hit's own parameters,
  * which is why this macro can only be used there.
  */
-#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line) ((void)0)
+#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line, abi) ((void)0)
 #define LP_CXX_RECORD_ ".pushsection lp_sites_cxx,\"aw?\"\n\t.balign 8\n"  \
 	"3:\n\t.quad %c[key], %c[file], %c[func], %c[cond], %c[unit], "    \
 	"%c[expect]\n\t.long %c[line], %c[abi]\n\t.popsection\n\t"
@@ -968,20 +978,20 @@ __attribute__((cold, noinline)) void lp__enter_cxx(long expect,
 		, [key] "i"(&lp__slot<num>::site), [file] "i"(file),    \
 		[func] "i"(func), [cond] "i"(cond), [unit] "i"(unit),   \
 		[expect] "i"(expect), [line] "i"(line),                 \
-		[abi] "i"(LP_SITE_ABI)); }),                            \
+		[abi] "i"(abi)); }),                                    \
 	 false ? (enter) : (void)0)
 #else
-#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line)           \
+#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line, abi)      \
 	__asm__ __volatile__ LP_ASM_INLINE_(                            \
 		".pushsection lp_sites_cxx,\"aw?\"\n\t.balign 8\n\t"      \
 		".quad %c0, %c1, %c2, %c3, %c4, %c5\n\t"                 \
 		".long %c6, %c7\n\t.popsection"                          \
 		: : "i"(key), "i"(file), "i"(func), "i"(cond), "i"(unit), \
-		  "i"(expect), "i"(line), "i"(LP_SITE_ABI))
+		  "i"(expect), "i"(line), "i"(abi))
 #endif
 #else
 #define LP_CXX_INLINE_ inline
-#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line) ((void)0)
+#define LP_CXX_LIST_(key, expect, file, func, cond, unit, line, abi) ((void)0)
 #endif
 
 /*
@@ -993,9 +1003,12 @@ LP_CXX_INLINE_ long lp__hit(long v, long c, long expect, const char *file,
 		    const char *func, const char *cond, const char *unit,
 		    unsigned int line)
 {
-	LP_CXX_LIST_(&lp__slot<N>::site, expect, file, func, cond, unit, line);
+	const unsigned int abi = LP_SITE_ABI;
+
+	LP_CXX_LIST_(&lp__slot<N>::site, expect, file, func, cond, unit, line,
+		     abi);
 	LP_COUNT_(LP_CXX_CTR_(N), v, c, __builtin_constant_p(v),
-		  lp__enter_cxx<N>(expect, file, func, cond, unit, line));
+		  lp__enter_cxx<N>(expect, file, func, cond, unit, line, abi));
 	return v;
 }
 
@@ -1003,14 +1016,15 @@ LP_CXX_INLINE_ long lp__hit(long v, long c, long expect, const char *file,
 template <int N>
 LP_CXX_INLINE_ long lp__hit_prob(long v, long c, bool rare, long expect,
 		    const char *file, const char *func, const char *cond,
-		    const char *unit, unsigned int line)
+		    const char *unit, unsigned int line, unsigned int abi)
 {
 	long counted = rare ? (long)(v != c) : v;
 
-	LP_CXX_LIST_(&lp__slot<N>::site, expect, file, func, cond, unit, line);
+	LP_CXX_LIST_(&lp__slot<N>::site, expect, file, func, cond, unit, line,
+		     abi);
 	LP_COUNT_(LP_CXX_CTR_(N), counted, rare ? 1L : c,
 		  __builtin_constant_p(v),
-		  lp__enter_cxx<N>(expect, file, func, cond, unit, line));
+		  lp__enter_cxx<N>(expect, file, func, cond, unit, line, abi));
 	return v;
 }
 } /* namespace */
@@ -1040,7 +1054,8 @@ LP_CXX_INLINE_ long lp__hit_prob(long v, long c, bool rare, long expect,
 	 ? (__builtin_expect_with_probability)((e), (c), (p))                \
 	 : (__builtin_expect_with_probability)(lp__hit_prob<n>((e), (c),     \
 		!((p) >= 0.5f), LP_PROB_EXPECT_(c, p), __FILE__,             \
-		__builtin_FUNCTION(), #e, __BASE_FILE__, __LINE__),          \
+		__builtin_FUNCTION(), #e, __BASE_FILE__, __LINE__,           \
+		LP_PROB_ABI_(p)),                                            \
 		(c), (p)))                                                   \
 	LP_CXX_QUIET_END_
 

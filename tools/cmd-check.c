@@ -31,7 +31,7 @@
 static const char check_usage[] =
 	"usage: likelyprof check [--flip-at PCT] [--remove-at PCT] "
 	"[--min-hits N] [--no-flip]\n"
-	"                        [--setting-processes N]\n"
+	"                        [--setting-processes N] [--restate-at PTS]\n"
 	"                        [--src DIR] [--format text|json|sarif|html] "
 	"[--all]\n"
 	"                        [--link URL] [--rows N] [-o OUT] FILE...\n"
@@ -202,6 +202,12 @@ static void print_json(const struct lp_check_entry *e, int first)
 	if (j->verdict == LP_VERDICT_SETTING)
 		printf(", \"setting_of\": \"%s\"",
 		       lp_verdict_name(j->setting_of));
+	/* a stated probability, and how often the value came */
+	if (s->prob)
+		printf(", \"stated_probability\": %.6g, "
+		       "\"measured_probability\": %.6g",
+		       (double)(s->prob - 1) / 1e6, j->measured_prob ?
+		       (double)(j->measured_prob - 1) / 1e6 : 0.0);
 	if (j->total.has_samples) {
 		double lo, hi;
 
@@ -293,6 +299,8 @@ static const char *const sarif_rules[][2] = {
 	{ "setting", "The hint went one way all through each of several "
 		     "processes: it follows how the program is run, not the "
 		     "data" },
+	{ "restate", "The probability the hint states is far from the "
+		     "measured one: write the measured" },
 };
 
 /*
@@ -319,7 +327,7 @@ static void print_sarif_base(const struct lp_tree *tree)
 	printf("}},\n");
 }
 
-static void print_sarif_head(int unsure, int setting,
+static void print_sarif_head(int unsure, int setting, int restate,
 			     const struct lp_tree *tree)
 {
 	size_t i, k = 0, nrules = sizeof(sarif_rules) / sizeof(sarif_rules[0]);
@@ -331,7 +339,8 @@ static void print_sarif_head(int unsure, int setting,
 	       LP_VERSION_STRING);
 	for (i = 0; i < nrules; i++) {
 		if ((!unsure && !strcmp(sarif_rules[i][0], "unsure")) ||
-		    (!setting && !strcmp(sarif_rules[i][0], "setting")))
+		    (!setting && !strcmp(sarif_rules[i][0], "setting")) ||
+		    (!restate && !strcmp(sarif_rules[i][0], "restate")))
 			continue;
 		printf("%s\n      {\"id\": \"likelyprof-%s\", "
 		       "\"shortDescription\": {\"text\": \"%s\"}}",
@@ -447,7 +456,7 @@ struct check_run {
 	struct lp_place *places;
 	struct lp_check_entry *e;
 	size_t n;                       /* entries to print */
-	size_t count[LP_VERDICT_SETTING + 1];
+	size_t count[LP_VERDICT_RESTATE + 1];
 	size_t nstale;                  /* changed in the tree since */
 	const char *last_change;        /* the commit that changed one */
 	struct lp_suggestions sug;
@@ -502,7 +511,7 @@ static void print_sarif(const struct check_run *r)
 	for (i = 0; i < r->n; i++)
 		unsure += r->e[i].s->j.verdict == LP_VERDICT_UNSURE;
 	print_sarif_head(unsure > 0, r->count[LP_VERDICT_SETTING] > 0,
-			 r->tree);
+			 r->count[LP_VERDICT_RESTATE] > 0, r->tree);
 	for (i = 0; i < r->n; i++) {
 		char *msg = lp_site_message(&r->e[i], r->tree);
 		enum lp_verdict verdict = r->e[i].s->j.verdict;
@@ -576,6 +585,8 @@ static void print_json_all(const struct check_run *r)
 		printf(", \"unsure\": %zu", count[LP_VERDICT_UNSURE]);
 	if (count[LP_VERDICT_SETTING])
 		printf(", \"setting\": %zu", count[LP_VERDICT_SETTING]);
+	if (count[LP_VERDICT_RESTATE])
+		printf(", \"restate\": %zu", count[LP_VERDICT_RESTATE]);
 	printf("}\n}\n");
 }
 
@@ -594,11 +605,14 @@ static void print_text_all(const struct check_run *r)
 	 */
 	fflush(stdout);
 	fprintf(stderr, "likelyprof: %zu of %zu site%s to change "
-		"(%zu remove, %zu flip); %zu fine, %zu too few "
-		"evaluations, %zu constant, %zu never run",
-		count[LP_VERDICT_REMOVE] + count[LP_VERDICT_FLIP],
+		"(%zu remove, %zu flip", count[LP_VERDICT_REMOVE] +
+		count[LP_VERDICT_FLIP] + count[LP_VERDICT_RESTATE],
 		r->in.sites.nr, lp_plural(r->in.sites.nr),
-		count[LP_VERDICT_REMOVE], count[LP_VERDICT_FLIP],
+		count[LP_VERDICT_REMOVE], count[LP_VERDICT_FLIP]);
+	if (count[LP_VERDICT_RESTATE])
+		fprintf(stderr, ", %zu restate", count[LP_VERDICT_RESTATE]);
+	fprintf(stderr, "); %zu fine, %zu too few "
+		"evaluations, %zu constant, %zu never run",
 		count[LP_VERDICT_FINE], count[LP_VERDICT_FEW],
 		count[LP_VERDICT_CONSTANT], count[LP_VERDICT_NEVER]);
 	if (count[LP_VERDICT_UNSURE])
@@ -684,8 +698,8 @@ int cmd_check(int argc, const char **argv)
 			"changed since%s%s", r.nstale, r.nstale == 1 ? "" : "s",
 			r.last_change ? ", by " : "",
 			r.last_change ? r.last_change : "");
-	ret = r.count[LP_VERDICT_REMOVE] + r.count[LP_VERDICT_FLIP] ?
-		LP_EXIT_FINDINGS : LP_EXIT_OK;
+	ret = r.count[LP_VERDICT_REMOVE] + r.count[LP_VERDICT_FLIP] +
+	      r.count[LP_VERDICT_RESTATE] ? LP_EXIT_FINDINGS : LP_EXIT_OK;
 out:
 	check_run_release(&r);
 	lp_filter_release(&o.filt);

@@ -33,6 +33,7 @@
 #include "fold.h"
 #include "fix/locate.h"
 #include "fix/rewrite.h"
+#include "format.h"
 #include "fix/series.h"
 #include "ktable.h"
 #include "progress.h"
@@ -238,7 +239,8 @@ static void decide(struct lp_fix_run *st)
 		qsort_r(order, n, sizeof(size_t), cmp_place, st->places);
 	for (i = 0; i < n; i = k) {
 		const struct lp_place *pl = &st->places[order[i]];
-		size_t fine = 0, flip = 0, change = 0, m;
+		size_t fine = 0, flip = 0, restate = 0, change = 0, m;
+		unsigned int prob = 0;
 		struct lp_fix_target *t;
 
 		for (k = i; k < n && st->places[order[k]].file == pl->file &&
@@ -248,6 +250,12 @@ static void decide(struct lp_fix_run *st)
 			fine += v == LP_VERDICT_FINE;
 			flip += v == LP_VERDICT_FLIP;
 			change += lp_verdict_changes(v);
+			if (v != LP_VERDICT_RESTATE)
+				continue;
+			/* one number for every use, or none is right */
+			m = lp_prob_restated(J->v[order[k]].j.measured_prob);
+			restate += !prob || m == prob;
+			prob = (unsigned int)m;
 		}
 		if (!change)
 			continue;
@@ -274,8 +282,10 @@ static void decide(struct lp_fix_run *st)
 		t->file = pl->file;
 		t->tok = pl->tok;
 		t->pl = pl;
-		t->verdict = flip == change ? LP_VERDICT_FLIP
-					    : LP_VERDICT_REMOVE;
+		t->verdict = flip == change ? LP_VERDICT_FLIP :
+			     restate == change ? LP_VERDICT_RESTATE :
+			     LP_VERDICT_REMOVE;
+		t->prob = prob;
 		for (m = i; m < k; m++) {
 			if (!lp_verdict_changes(J->v[order[m]].j.verdict))
 				continue;
@@ -296,11 +306,16 @@ static void make_edits(struct lp_fix_run *st)
 		struct lp_fix_target *t = &st->t[i];
 		enum lp_fix_action act = t->verdict == LP_VERDICT_FLIP ?
 			LP_FIX_FLIP : LP_FIX_REMOVE;
-		char *why = NULL;
+		char *why = NULL, prob[LP_PROB_MAX];
 		int ok;
 
 		t->partner = lp_flip_partner(st->tree, t->pl->hint);
-		if (t->pl->hint->attribute)
+		*lp_put_prob(prob, t->prob) = '\0';
+		if (t->verdict == LP_VERDICT_RESTATE)
+			ok = !lp_rewrite_prob(&t->file->lx, t->tok,
+					      t->pl->hint, prob + 1,
+					      &t->edits, &why);
+		else if (t->pl->hint->attribute)
 			ok = !lp_rewrite_attr(&t->file->lx, &t->pl->attr, act,
 					      &t->edits, &why);
 		else
@@ -375,8 +390,9 @@ static int apply_all(struct lp_fix_run *st)
 
 			printf("%s:%u: %s %s%s in %s\n", path,
 			       t->file->lx.tok[t->tok].line,
-			       t->verdict == LP_VERDICT_FLIP ? "flipped"
-							      : "removed",
+			       t->verdict == LP_VERDICT_FLIP ? "flipped" :
+			       t->verdict == LP_VERDICT_RESTATE ? "restated"
+								 : "removed",
 			       t->pl->hint->name,
 			       lp_call_parens(t->pl->hint->name),
 			       lp_fix_where_name(st, t, where, sizeof(where)));

@@ -21,7 +21,7 @@ static unsigned parse_verdicts(const char *list, const char *usage)
 	static const enum lp_verdict all[] = {
 		LP_VERDICT_FINE, LP_VERDICT_REMOVE, LP_VERDICT_FLIP,
 		LP_VERDICT_CONSTANT, LP_VERDICT_FEW, LP_VERDICT_NEVER,
-		LP_VERDICT_UNSURE, LP_VERDICT_SETTING,
+		LP_VERDICT_UNSURE, LP_VERDICT_SETTING, LP_VERDICT_RESTATE,
 	};
 	unsigned bits = 0;
 	const char *p = list;
@@ -31,7 +31,9 @@ static unsigned parse_verdicts(const char *list, const char *usage)
 		unsigned found = 0;
 
 		if (n == 6 && !strncmp(p, "change", 6))
-			found = 1u << LP_VERDICT_REMOVE | 1u << LP_VERDICT_FLIP;
+			found = 1u << LP_VERDICT_REMOVE |
+				1u << LP_VERDICT_FLIP |
+				1u << LP_VERDICT_RESTATE;
 		for (k = 0; k < sizeof(all) / sizeof(all[0]) && !found; k++)
 			if (strlen(lp_verdict_name(all[k])) == n &&
 			    !strncmp(p, lp_verdict_name(all[k]), n))
@@ -39,7 +41,8 @@ static unsigned parse_verdicts(const char *list, const char *usage)
 		if (!found)
 			lp_usage_error(usage, "unknown verdict '%.*s' in "
 				       "--verdict (fine, remove, flip, change, "
-				       "setting, few, constant, never, unsure)",
+				       "restate, setting, few, constant, "
+				       "never, unsure)",
 				       (int)n, p);
 		bits |= found;
 		p += n + (p[n] == ',');

@@ -8,6 +8,7 @@
 #include "fix/inputs.h"
 #include "fix/quote.h"
 #include "fix/rewrite.h"
+#include "format.h"
 #include "ktable.h"
 #include "usage.h"
 #include "verdict.h"
@@ -76,8 +77,8 @@ static void setting_note(FILE *m, const struct lp_judged *s,
 			 const char *workload)
 {
 	const struct lp_judgement *j = &s->j;
-	const char *change = j->setting_of == LP_VERDICT_FLIP ? "flip"
-							       : "remove";
+	const char *change = j->setting_of == LP_VERDICT_FLIP ? "flip" :
+		j->setting_of == LP_VERDICT_RESTATE ? "restate" : "remove";
 	char *in = workload ? lp_xstrfmt(" in %s", workload) : lp_xstrdup("");
 
 	if (j->procs_right) {
@@ -137,6 +138,29 @@ char *lp_rests_on(const struct lp_judgement *j, const char *workload)
 	return workload ? lp_xstrdup(workload) : NULL;
 }
 
+/* A stated probability as the profile spells it: "0.9". */
+static void put_prob(FILE *m, unsigned int prob)
+{
+	char buf[LP_PROB_MAX];
+
+	fprintf(m, "%.*s", (int)(lp_put_prob(buf, prob) - buf - 1), buf + 1);
+}
+
+/*
+ * What a hint that states a probability said against what its value did:
+ * "stated 0.9, and its value came 10% of 100000 times".
+ */
+static void stated_against(FILE *m, const struct lp_judged *s)
+{
+	const struct lp_judgement *j = &s->j;
+
+	fputs("stated ", m);
+	put_prob(m, s->prob);
+	fprintf(m, ", and its value came %.0f%% of %llu time%s",
+		j->measured_prob ? (double)(j->measured_prob - 1) / 1e4 : 0.0,
+		(unsigned long long)j->evals, lp_plural(j->evals));
+}
+
 /* The reason of lp_site_message(), after the site's name. */
 static void put_reason(FILE *m, const struct lp_check_entry *e,
 		       const struct lp_tree *tree)
@@ -150,6 +174,26 @@ static void put_reason(FILE *m, const struct lp_check_entry *e,
 			    : 0;
 	char *rests;
 
+	if (s->prob && (j->verdict == LP_VERDICT_FINE ||
+			j->verdict == LP_VERDICT_RESTATE ||
+			j->verdict == LP_VERDICT_REMOVE)) {
+		stated_against(m, s);
+		if ((rests = lp_rests_on(j, e->workload)))
+			fprintf(m, " in %s", rests);
+		free(rests);
+		if (j->verdict == LP_VERDICT_RESTATE) {
+			fputs("; make it ", m);
+			put_prob(m, lp_prob_restated(j->measured_prob));
+		} else if (j->verdict == LP_VERDICT_REMOVE) {
+			fprintf(m, "; no one number holds: remove it (off in "
+				"%llu of %llu %s)",
+				(unsigned long long)j->profiles_wrong,
+				(unsigned long long)(j->profiles_right +
+						     j->profiles_wrong),
+				j->procs_known ? "processes" : "profiles");
+		}
+		return;
+	}
 	switch (j->verdict) {
 	case LP_VERDICT_REMOVE:
 	case LP_VERDICT_FLIP:
@@ -188,6 +232,8 @@ static void put_reason(FILE *m, const struct lp_check_entry *e,
 	case LP_VERDICT_SETTING:
 		setting_note(m, s, e->workload);
 		break;
+	case LP_VERDICT_RESTATE:
+		break;          /* a stated probability's, above */
 	case LP_VERDICT_FINE:
 		fprintf(m, "was right %ld%% of %llu time%s", 100 - pct,
 		       (unsigned long long)j->evals, lp_plural(j->evals));

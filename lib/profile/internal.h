@@ -101,6 +101,13 @@ int lp_parse_u64(const char *s, size_t n, uint64_t *v);
 int lp_parse_lineno(const char *s, size_t n, long *v);
 
 /*
+ * A stated probability as lp_put_prob() writes it ("0", "1", "0.9", at
+ * most six places and no trailing zero) into *@prob, 1 + millionths.
+ * @return : 0, or -1 for any other spelling.
+ */
+int lp_parse_prob(const char *s, size_t n, unsigned int *prob);
+
+/*
  * Appends @s to @p as it is: its strings must be in @p's pool already.
  * @return : 0 or -LP_ENOMEM.
  */

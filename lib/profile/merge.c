@@ -183,8 +183,8 @@ static void judge_recs(void *ctx, struct lp_mrec *m, size_t n)
 			struct lp_counts one;
 
 			lp_counts_of_site(&one, r);
-			m[i].vote = (signed char)lp_policy_vote(s->pol, &one,
-								r->expect);
+			m[i].vote = (signed char)lp_policy_vote_stated(
+				s->pol, &one, r->expect, r->prob);
 		}
 		if (!r->has_procs && s->one_process &&
 		    r->expect != LP_EXPECT_IF)

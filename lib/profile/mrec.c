@@ -43,10 +43,22 @@ static inline int num(const char *s, size_t n, uint64_t *v)
 	return !bad;
 }
 
-/* expect: "?", "if" or a number that is no sentinel; a sign is rare */
-static inline int expect_of(const char *s, size_t n, long *v)
+/*
+ * expect: "?", "if" or a number that is no sentinel; a sign is rare, and
+ * so is a stated probability after an '@'.
+ */
+static inline int expect_of(const char *s, size_t n, long *v,
+			    unsigned int *prob)
 {
+	const char *at = memchr(s, '@', n);
 	uint64_t x;
+
+	*prob = 0;
+	if (at) {
+		if (lp_parse_prob(at + 1, (size_t)(s + n - at - 1), prob) < 0)
+			return 0;
+		n = (size_t)(at - s);
+	}
 
 	if (n == 1 && s[0] == '?') {
 		*v = LP_EXPECT_UNKNOWN;
@@ -279,7 +291,7 @@ int lp_mrec_parse(struct lp_mrec *m, const char *line, size_t len,
 	    !num(tabs[0] + 1, (size_t)(tabs[1] - tabs[0] - 1), &s->incorrect) ||
 	    !num(tabs[1] + 1, (size_t)(tabs[2] - tabs[1] - 1), &s->constant) ||
 	    !expect_of(tabs[2] + 1, (size_t)(tabs[3] - tabs[2] - 1),
-		       &s->expect) ||
+		       &s->expect, &s->prob) ||
 	    lp_parse_lineno(tabs[4] + 1, (size_t)(tabs[5] - tabs[4] - 1),
 			    &s->line) < 0)
 		return 0;

@@ -17,7 +17,8 @@
 int lp_policy_check(const struct lp_policy *pol)
 {
 	if (!(pol->flip_at >= 0.0 && pol->flip_at <= 100.0) ||
-	    !(pol->remove_at >= 0.0 && pol->remove_at <= 100.0))
+	    !(pol->remove_at >= 0.0 && pol->remove_at <= 100.0) ||
+	    !(pol->restate_at >= 0.0 && pol->restate_at <= 100.0))
 		return -LP_EINVAL;
 	return 0;
 }
@@ -71,6 +72,49 @@ static enum lp_verdict judge_counts(const struct lp_policy *pol,
 	return LP_VERDICT_FINE;
 }
 
+/*
+ * A hint that states the probability of its value (1 + millionths in
+ * @prob) is judged by that number, not by the thresholds: one stating
+ * 0.6 that held 55% of the time said what happened.  *@measured gets
+ * how often the value came (counted by the hint's direction: below one
+ * half "right" is the times it did not come).
+ */
+static enum lp_verdict judge_stated(const struct lp_policy *pol,
+				    const struct lp_counts *c,
+				    unsigned int prob, uint64_t *evals,
+				    uint64_t *right, unsigned int *measured)
+{
+	enum lp_verdict v = judge_counts(pol, c, 0, evals, right);
+	uint64_t stated = prob - 1, came;
+	unsigned __int128 got, want, slack;
+
+	*measured = 0;
+	if (!*evals)
+		return v;
+	came = stated >= 500000 ? *right : *evals - *right;
+	got = (unsigned __int128)came * 1000000u;
+	want = (unsigned __int128)stated * *evals;
+	/* in millionths too: 10 points are 100000 */
+	slack = (unsigned __int128)threshold_units(pol->restate_at) * *evals;
+	*measured = 1u + (unsigned int)((got + *evals / 2) / *evals);
+	if (v == LP_VERDICT_FEW)
+		return v;
+	return (got > want ? got - want : want - got) > slack ?
+		LP_VERDICT_RESTATE : LP_VERDICT_FINE;
+}
+
+/* One set of counts, by a stated probability where @prob has one. */
+static enum lp_verdict judge_one(const struct lp_policy *pol,
+				 const struct lp_counts *c, long expect,
+				 unsigned int prob, uint64_t *evals,
+				 uint64_t *right, unsigned int *measured)
+{
+	*measured = 0;
+	if (prob)
+		return judge_stated(pol, c, prob, evals, right, measured);
+	return judge_counts(pol, c, expect, evals, right);
+}
+
 void lp_wilson(uint64_t k, uint64_t n, double *lo, double *hi)
 {
 	double z = LP_WILSON_Z, nn = (double)n, p, d, mid, half;
@@ -101,7 +145,8 @@ enum lp_verdict lp_policy_sampled(const struct lp_policy *pol,
 
 	if (!lp_verdict_changes(v))
 		return v;
-	if (!total->has_samples)
+	/* no interval is kept for a stated number: not from samples */
+	if (!total->has_samples || v == LP_VERDICT_RESTATE)
 		return LP_VERDICT_UNSURE;
 	lp_wilson(total->samp_wrong, lp_sat_add(total->samp_right,
 						total->samp_wrong), &lo, &hi);
@@ -115,18 +160,26 @@ enum lp_verdict lp_policy_sampled(const struct lp_policy *pol,
 int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
 		   long expect)
 {
+	return lp_policy_vote_stated(pol, c, expect, 0);
+}
+
+int lp_policy_vote_stated(const struct lp_policy *pol,
+			  const struct lp_counts *c, long expect,
+			  unsigned int prob)
+{
 	uint64_t evals, right;
+	unsigned int measured;
 	enum lp_verdict v;
 
 	if (expect == LP_EXPECT_IF)
 		return 0;       /* no hint to be right or wrong */
-	v = judge_counts(pol, c, expect, &evals, &right);
+	v = judge_one(pol, c, expect, prob, &evals, &right, &measured);
 	/* a profile of samples votes only as far as they can tell */
 	if (c->has_samples)
 		v = lp_policy_sampled(pol, c, v);
 	if (v == LP_VERDICT_FINE)
 		return 1;
-	return v == LP_VERDICT_REMOVE || v == LP_VERDICT_FLIP ? -1 : 0;
+	return lp_verdict_changes(v) ? -1 : 0;
 }
 
 enum lp_way lp_counts_way(uint64_t correct, uint64_t incorrect,
@@ -193,8 +246,17 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 				const struct lp_counts *per, size_t n,
 				long expect, struct lp_judgement *out)
 {
+	return lp_policy_judge_stated(pol, per, n, expect, 0, out);
+}
+
+enum lp_verdict lp_policy_judge_stated(const struct lp_policy *pol,
+				       const struct lp_counts *per, size_t n,
+				       long expect, unsigned int prob,
+				       struct lp_judgement *out)
+{
 	size_t i;
 	uint64_t flips = 0;
+	unsigned int measured;
 	enum lp_verdict v;
 
 	memset(out, 0, sizeof(*out));
@@ -211,13 +273,14 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 						per[i].samp_wrong);
 		out->total.has_samples |= per[i].has_samples;
 	}
-	v = judge_counts(pol, &out->total, expect, &out->evals, &out->right);
+	v = judge_one(pol, &out->total, expect, prob, &out->evals,
+		      &out->right, &out->measured_prob);
 
 	/* each profile that saw enough has a say of its own */
 	for (i = 0; i < n; i++) {
 		uint64_t ev, right;
-		enum lp_verdict vi = judge_counts(pol, &per[i], expect,
-						  &ev, &right);
+		enum lp_verdict vi = judge_one(pol, &per[i], expect, prob,
+					       &ev, &right, &measured);
 
 		if (per[i].has_votes) {
 			/*
@@ -233,7 +296,7 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 		}
 		if (vi == LP_VERDICT_FINE)
 			out->profiles_right++;
-		else if (vi == LP_VERDICT_REMOVE || vi == LP_VERDICT_FLIP)
+		else if (lp_verdict_changes(vi))
 			out->profiles_wrong++;
 		flips += vi == LP_VERDICT_FLIP;
 	}
@@ -250,9 +313,23 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 		v = LP_VERDICT_REMOVE;
 	if (v == LP_VERDICT_FINE && out->profiles_wrong)
 		v = LP_VERDICT_REMOVE;
+	/* a number that holds in one workload and not in another */
+	if (v == LP_VERDICT_RESTATE && out->profiles_right)
+		v = LP_VERDICT_REMOVE;
 	v = judge_setting(pol, per, n, v, out);
 	out->verdict = v;
 	return v;
+}
+
+unsigned int lp_prob_restated(unsigned int measured)
+{
+	unsigned int hundredths = measured ? (measured - 1 + 5000) / 10000 : 0;
+
+	if (hundredths < 1)
+		hundredths = 1;
+	if (hundredths > 99)
+		hundredths = 99;
+	return 1 + hundredths * 10000;
 }
 
 const char *lp_verdict_name(enum lp_verdict v)
@@ -274,13 +351,16 @@ const char *lp_verdict_name(enum lp_verdict v)
 		return "unsure";
 	case LP_VERDICT_SETTING:
 		return "setting";
+	case LP_VERDICT_RESTATE:
+		return "restate";
 	}
 	return "unknown";
 }
 
 int lp_verdict_changes(enum lp_verdict v)
 {
-	return v == LP_VERDICT_REMOVE || v == LP_VERDICT_FLIP;
+	return v == LP_VERDICT_REMOVE || v == LP_VERDICT_FLIP ||
+	       v == LP_VERDICT_RESTATE;
 }
 
 /*-************************************
@@ -370,6 +450,7 @@ static int assign(struct lp_judged_list *out, struct lp_keymap *map,
 	out->v[*site].cond = row->cond;
 	out->v[*site].line = row->line;
 	out->v[*site].expect = row->expect;
+	out->v[*site].prob = row->prob;
 	out->v[*site].per = calloc(out->nprof, sizeof(struct lp_counts));
 	return out->v[*site].per ? 0 : -LP_ENOMEM;
 }
@@ -603,7 +684,8 @@ int lp_judge_profiles(struct lp_judged_list *out, const struct lp_policy *pol,
 	for (k = 0; k < out->nr; k++) {
 		struct lp_judged *s = &out->v[k];
 
-		lp_policy_judge(pol, s->per, n, s->expect, &s->j);
+		lp_policy_judge_stated(pol, s->per, n, s->expect, s->prob,
+				       &s->j);
 		/*
 		 * Counts read from a binary are only worth a verdict where
 		 * they are those of the hint's own jump: an ambiguous site

@@ -39,15 +39,22 @@ struct lp_policy {
 	 * process, not the data; 0 never says so.
 	 */
 	uint64_t setting_procs;
+	/*
+	 * How far, in points of percent, the measured probability of a
+	 * __builtin_expect_with_probability may be from the stated one
+	 * before the number is restated.
+	 */
+	double restate_at;
 };
 
 #define LP_POLICY_FLIP_AT 99.0
 #define LP_POLICY_REMOVE_AT 30.0
 #define LP_POLICY_MIN_HITS 10000
 #define LP_POLICY_SETTING_PROCS 3
+#define LP_POLICY_RESTATE_AT 10.0
 #define LP_POLICY_INIT \
 	{ LP_POLICY_FLIP_AT, LP_POLICY_REMOVE_AT, LP_POLICY_MIN_HITS, 0, \
-	  LP_POLICY_SETTING_PROCS }
+	  LP_POLICY_SETTING_PROCS, LP_POLICY_RESTATE_AT }
 
 enum lp_verdict {
 	LP_VERDICT_FINE = 0,    /* right often enough: leave it */
@@ -59,9 +66,11 @@ enum lp_verdict {
 	LP_VERDICT_UNSURE,      /* judged from a binary, and the counts
 				 * are ambiguous or missing, or too few
 				 * samples: no change */
-	LP_VERDICT_SETTING      /* wrong, but one way all through each of
+	LP_VERDICT_SETTING,     /* wrong, but one way all through each of
 				 * several processes: it follows how the
 				 * program is run, not the data */
+	LP_VERDICT_RESTATE      /* a stated probability far from the
+				 * measured one: write the measured */
 };
 
 /* Counts of one site in one profile (or summed). */
@@ -140,6 +149,13 @@ struct lp_judgement {
 	int procs_known;
 	enum lp_verdict setting_of;
 	int one_way_few;
+	/*
+	 * Of a site with a stated probability (lp_prof_site.prob): how
+	 * often its value (the hint's second argument) came, in the same
+	 * units, 1 + millionths of the evaluations that were not constant;
+	 * 0 where nothing ran.
+	 */
+	unsigned int measured_prob;
 };
 
 /*! lp_policy_check() :
@@ -157,6 +173,18 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
 				const struct lp_counts *per, size_t n,
 				long expect, struct lp_judgement *out);
 
+/*! lp_policy_judge_stated() :
+ *  lp_policy_judge() for a hint with a stated probability @prob (1 +
+ *  millionths; 0: none, as lp_policy_judge()): fine while the measured
+ *  probability of its value is within restate_at points of the stated
+ *  one, LP_VERDICT_RESTATE beyond; never flip.  Where one profile holds
+ *  the number and another does not, no one number is right: remove.
+ */
+enum lp_verdict lp_policy_judge_stated(const struct lp_policy *pol,
+				       const struct lp_counts *per, size_t n,
+				       long expect, unsigned int prob,
+				       struct lp_judgement *out);
+
 /*! lp_policy_vote() :
  *  What one profile's counts of a site say of its hint, as a vote that
  *  `merge` keeps: 1 right (fine), -1 wrong (remove or flip), 0 no vote
@@ -164,6 +192,10 @@ enum lp_verdict lp_policy_judge(const struct lp_policy *pol,
  */
 int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
 		   long expect);
+/* ... of a hint with a stated probability @prob (0: none) */
+int lp_policy_vote_stated(const struct lp_policy *pol,
+			  const struct lp_counts *c, long expect,
+			  unsigned int prob);
 
 /* The confidence of lp_wilson(): 95%, z = 1.959964. */
 #define LP_WILSON_Z 1.959964
@@ -187,9 +219,16 @@ enum lp_verdict lp_policy_sampled(const struct lp_policy *pol,
 				  const struct lp_counts *total,
 				  enum lp_verdict v);
 
+/*! lp_prob_restated() :
+ *  The number a restate writes for a measured probability (both 1 +
+ *  millionths): two places, as people write them, kept within 0.01 and
+ *  0.99 (a hint stating certainty claims more than a run can show).
+ */
+unsigned int lp_prob_restated(unsigned int measured);
+
 /*! lp_verdict_name() :
  *  @return : "fine", "remove", "flip", "constant", "few", "never",
- *            "unsure" or "setting".
+ *            "unsure", "setting" or "restate".
  */
 const char *lp_verdict_name(enum lp_verdict v);
 
@@ -218,6 +257,7 @@ struct lp_judged {
 	const char *cond;
 	long line;
 	long expect;
+	unsigned int prob;      /* a stated probability (lp_prof_site) */
 	enum lp_sure sure;      /* the least sure of its records */
 	struct lp_counts *per;  /* counts in each profile, [nprof] */
 	struct lp_site_row *rows;

@@ -106,6 +106,12 @@ struct lp_prof_site {
 	 * says it with its counts, a kernel table cannot).
 	 */
 	unsigned char has_procs;
+	/*
+	 * The probability a __builtin_expect_with_probability stated, as
+	 * 1 + millionths (0: none), the "@0.9" after expect (doc/FORMAT.md);
+	 * in has_procs' padding.
+	 */
+	unsigned int prob;
 	uint64_t procs_right;
 	uint64_t procs_wrong;
 	uint64_t procs_both;

@@ -119,3 +119,24 @@ int lp_parse_lineno(const char *s, size_t n, long *v)
 	return 0;
 }
 
+int lp_parse_prob(const char *s, size_t n, unsigned int *prob)
+{
+	unsigned int millionths = 0, scale = 100000;
+	size_t i;
+
+	if (n == 1 && (s[0] == '0' || s[0] == '1')) {
+		*prob = 1u + (s[0] == '1' ? 1000000u : 0u);
+		return 0;
+	}
+	/* one spelling per number: "0." and 1 to 6 places, no last 0 */
+	if (n < 3 || n > 8 || s[0] != '0' || s[1] != '.' || s[n - 1] == '0')
+		return -1;
+	for (i = 2; i < n; i++, scale /= 10) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		millionths += (unsigned int)(s[i] - '0') * scale;
+	}
+	*prob = 1u + millionths;
+	return 0;
+}
+

@@ -275,7 +275,7 @@ static int decode_meta(struct lp_reader *r, const char *what,
 }
 
 /* "?", "if", or a signed decimal that is none of the two sentinels. */
-static int parse_expect(const struct field *f, long *v)
+static int parse_expect_value(const struct field *f, long *v)
 {
 	uint64_t x;
 	int neg;
@@ -301,6 +301,25 @@ static int parse_expect(const struct field *f, long *v)
 		*v = (long)x;
 	}
 	return *v == LP_EXPECT_UNKNOWN || *v == LP_EXPECT_IF ? -1 : 0;
+}
+
+/*
+ * "?", "if", or a signed decimal that is none of the two sentinels; a
+ * stated probability after an '@' (never after "if").
+ */
+static int parse_expect(const struct field *f, long *v, unsigned int *prob)
+{
+	const char *at = memchr(f->s, '@', f->n);
+	struct field e = *f;
+
+	*prob = 0;
+	if (at) {
+		e.n = (size_t)(at - f->s);
+		if (lp_parse_prob(at + 1, f->n - e.n - 1, prob) < 0 ||
+		    (e.n == 2 && !memcmp(e.s, "if", 2)))
+			return -1;
+	}
+	return parse_expect_value(&e, v);
 }
 
 /*
@@ -335,7 +354,7 @@ static int read_site(struct lp_reader *r, const struct field *f, size_t nr,
 		return fail_excerpt(r, "incorrect count", &f[2]);
 	if (lp_parse_u64(f[3].s, f[3].n, &s.constant) < 0)
 		return fail_excerpt(r, "constant count", &f[3]);
-	if (parse_expect(&f[4], &s.expect) < 0)
+	if (parse_expect(&f[4], &s.expect, &s.prob) < 0)
 		return fail_excerpt(r, "expect value", &f[4]);
 	if (lp_parse_lineno(f[6].s, f[6].n, &s.line) < 0)
 		return fail_excerpt(r, "line number", &f[6]);

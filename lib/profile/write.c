@@ -50,8 +50,8 @@ void lp_sink_site_sure(struct lp_sink *sink, uint64_t correct,
 		       const char *file, long line, const char *func,
 		       const char *unit, const char *cond, enum lp_sure sure)
 {
-	lp_sink_site_fields(sink, correct, incorrect, constant, expect, file,
-			 line, func, unit, cond);
+	lp_sink_site_fields(sink, correct, incorrect, constant, expect, 0,
+			 file, line, func, unit, cond);
 	if (sure != LP_SURE_MEASURED) {
 		lp_sink_putc(sink, '\t');
 		lp_sink_str(sink, lp_sure_name(sure));
@@ -94,6 +94,7 @@ static char *put_plain_text(char *p, const struct lp_prof_site *s,
 	} else {
 		p = lp_put_u64(p, (uint64_t)s->expect);
 	}
+	p = lp_put_prob(p, s->prob);
 	*p++ = '\t';
 	p = put_str(p, s->file, n[0], '\t');
 	p = lp_put_u64(p, (uint64_t)s->line);
@@ -180,7 +181,7 @@ static int put_plain_site(struct lp_sink *sink, const struct lp_prof_site *s,
 		n[2] = strlen(s->unit);
 		n[3] = strlen(s->cond);
 		/* and expect and line */
-		need = n[0] + n[1] + n[2] + n[3] + 2 * 21 + 8;
+		need = n[0] + n[1] + n[2] + n[3] + 2 * 21 + 8 + LP_PROB_MAX;
 	}
 	need += HEAD_TAIL_MAX;
 	if (sink->error || need > sink->cap - sink->len)
@@ -218,11 +219,11 @@ void lp_sink_prof_site(struct lp_sink *sink, const struct lp_prof_site *s)
 		return;
 	if (sink->unexpand || !s->plain) {
 		lp_sink_site_fields(sink, s->correct, s->incorrect, s->constant,
-				 s->expect, s->file, s->line, s->func,
-				 s->unit, s->cond);
+				 s->expect, s->prob, s->file, s->line,
+				 s->func, s->unit, s->cond);
 	} else {
 		lp_sink_site_counts(sink, s->correct, s->incorrect, s->constant,
-				 s->expect);
+				 s->expect, s->prob);
 		sink_text(sink, s->file, s->plain, LP_PLAIN_FILE);
 		lp_sink_putc(sink, '\t');
 		lp_sink_long(sink, s->line);

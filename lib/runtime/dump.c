@@ -200,13 +200,15 @@ static void sink_one(struct lp_sink *sink, const struct lp_site *s,
 	 * counts it as correct too, and so does the profile.  An "if" of
 	 * all-branches mode counts a folded one by its value as well.
 	 */
-	if (s->abi != LP_SITE_ABI && s->abi != LP_SITE_ABI_BOTH_)
+	unsigned int abi = LP_SITE_ABI_OF(s->abi);
+
+	if (abi != LP_SITE_ABI && abi != LP_SITE_ABI_BOTH_)
 		return;
-	if (s->abi == LP_SITE_ABI && s->expect != LP_EXPECT_IF)
+	if (abi == LP_SITE_ABI && s->expect != LP_EXPECT_IF)
 		correct += c->sum[C_CONSTANT];
 	lp_sink_site(sink, correct, c->sum[C_INCORRECT],
-		     c->sum[C_CONSTANT], s->expect, s->file, (long)s->line,
-		     func, s->unit, s->cond);
+		     c->sum[C_CONSTANT], s->expect, LP_SITE_PROB_OF(s->abi),
+		     s->file, (long)s->line, func, s->unit, s->cond);
 	(*count)++;
 }
 

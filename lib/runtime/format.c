@@ -313,11 +313,37 @@ void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value)
 	sink_putc(sink, '\n');
 }
 
+char *lp_put_prob(char *p, unsigned int prob)
+{
+	unsigned int millionths, div;
+
+	if (!prob)
+		return p;
+	millionths = prob - 1 > 1000000 ? 1000000 : prob - 1;
+	*p++ = '@';
+	if (millionths == 1000000) {
+		*p++ = '1';
+		return p;
+	}
+	*p++ = '0';
+	if (!millionths)
+		return p;
+	*p++ = '.';
+	/* six places, the trailing zeros left out: 0.9, 0.05, 0.123456 */
+	for (div = 100000; millionths; div /= 10) {
+		*p++ = (char)('0' + millionths / div);
+		millionths %= div;
+	}
+	return p;
+}
+
 /* A site record's first fields: up to its expect, and the TAB after. */
 static void sink_site_counts(struct lp_sink *sink, uint64_t correct,
 			     uint64_t incorrect, uint64_t constant,
-			     long expect)
+			     long expect, unsigned int prob)
 {
+	char stated[LP_PROB_MAX];
+
 	lp_sink_str(sink, "site\t");
 	lp_sink_u64(sink, correct);
 	sink_putc(sink, '\t');
@@ -331,17 +357,19 @@ static void sink_site_counts(struct lp_sink *sink, uint64_t correct,
 		lp_sink_str(sink, "if");
 	else
 		lp_sink_long(sink, expect);
+	lp_sink_bytes(sink, stated,
+		      (size_t)(lp_put_prob(stated, prob) - stated));
 	sink_putc(sink, '\t');
 }
 
 /* One site record up to its cond, without the newline. */
 static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 			     uint64_t incorrect, uint64_t constant,
-			     long expect, const char *file, long line,
-			     const char *func, const char *unit,
+			     long expect, unsigned int prob, const char *file,
+			     long line, const char *func, const char *unit,
 			     const char *cond)
 {
-	sink_site_counts(sink, correct, incorrect, constant, expect);
+	sink_site_counts(sink, correct, incorrect, constant, expect, prob);
 	lp_sink_escaped(sink, file);
 	sink_putc(sink, '\t');
 	lp_sink_long(sink, line);
@@ -470,8 +498,8 @@ static char *put_long(char *p, long v)
  */
 static int site_fast(struct lp_sink *sink, uint64_t correct,
 		     uint64_t incorrect, uint64_t constant, long expect,
-		     const char *file, long line, const char *func,
-		     const char *unit, const char *cond)
+		     unsigned int prob, const char *file, long line,
+		     const char *func, const char *unit, const char *cond)
 {
 	struct lp_texts *x = sink->texts;
 	size_t n, need;
@@ -505,6 +533,7 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 	} else {
 		p = put_long(p, expect);
 	}
+	p = lp_put_prob(p, prob);
 	*p++ = '\t';
 	p = put_text(p, &x->file);
 	*p++ = '\t';
@@ -521,14 +550,16 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 }
 
 void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
-		  uint64_t constant, long expect, const char *file, long line,
-		  const char *func, const char *unit, const char *cond)
+		  uint64_t constant, long expect, unsigned int prob,
+		  const char *file, long line, const char *func,
+		  const char *unit, const char *cond)
 {
 	if (sink->texts && site_fast(sink, correct, incorrect, constant,
-				     expect, file, line, func, unit, cond))
+				     expect, prob, file, line, func, unit,
+				     cond))
 		return;
-	sink_site_fields(sink, correct, incorrect, constant, expect, file,
-			 line, func, unit, cond);
+	sink_site_fields(sink, correct, incorrect, constant, expect, prob,
+			 file, line, func, unit, cond);
 	sink_putc(sink, '\n');
 }
 
@@ -561,16 +592,17 @@ char *lp_put_u64(char *p, uint64_t v)
 }
 
 void lp_sink_site_counts(struct lp_sink *sink, uint64_t correct,
-			 uint64_t incorrect, uint64_t constant, long expect)
+			 uint64_t incorrect, uint64_t constant, long expect,
+			 unsigned int prob)
 {
-	sink_site_counts(sink, correct, incorrect, constant, expect);
+	sink_site_counts(sink, correct, incorrect, constant, expect, prob);
 }
 
 void lp_sink_site_fields(struct lp_sink *sink, uint64_t correct,
 			 uint64_t incorrect, uint64_t constant, long expect,
-			 const char *file, long line, const char *func,
-			 const char *unit, const char *cond)
+			 unsigned int prob, const char *file, long line,
+			 const char *func, const char *unit, const char *cond)
 {
-	sink_site_fields(sink, correct, incorrect, constant, expect, file,
-			 line, func, unit, cond);
+	sink_site_fields(sink, correct, incorrect, constant, expect, prob,
+			 file, line, func, unit, cond);
 }

@@ -80,8 +80,9 @@ void lp_sink_cond(struct lp_sink *sink, const char *cond);
 void lp_sink_header(struct lp_sink *sink);
 void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value);
 void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
-		  uint64_t constant, long expect, const char *file, long line,
-		  const char *func, const char *unit, const char *cond);
+		  uint64_t constant, long expect, unsigned int prob,
+		  const char *file, long line, const char *func,
+		  const char *unit, const char *cond);
 void lp_sink_end(struct lp_sink *sink, uint64_t count);
 
 /*
@@ -92,12 +93,22 @@ void lp_sink_end(struct lp_sink *sink, uint64_t count);
  */
 void lp_sink_putc(struct lp_sink *sink, char c);
 void lp_sink_site_counts(struct lp_sink *sink, uint64_t correct,
-			 uint64_t incorrect, uint64_t constant, long expect);
+			 uint64_t incorrect, uint64_t constant, long expect,
+			 unsigned int prob);
 void lp_sink_site_fields(struct lp_sink *sink, uint64_t correct,
 			 uint64_t incorrect, uint64_t constant, long expect,
-			 const char *file, long line, const char *func,
-			 const char *unit, const char *cond);
+			 unsigned int prob, const char *file, long line,
+			 const char *func, const char *unit, const char *cond);
 char *lp_put_u64(char *p, uint64_t v);
+
+/*! lp_put_prob() :
+ *  Writes a stated probability (@prob: 1 + millionths, as a record's abi
+ *  holds it; 0 for none, which writes nothing) as the suffix of the
+ *  expect field, "@0.9", at @p: at most LP_PROB_MAX bytes.
+ *  @return : the end.
+ */
+#define LP_PROB_MAX 10
+char *lp_put_prob(char *p, unsigned int prob);
 
 /*! lp_sink_finish() :
  *  Flushes what is left.  @return : 0, or the sticky error.

@@ -270,7 +270,8 @@ static int alias_read(const struct lp_site *first, size_t n, size_t i,
 	size_t member = i + (size_t)(s->expect / (long)sizeof(*s));
 
 	if (s->expect % (long)sizeof(*s) || (s->line & 3) > 2 ||
-	    place > i || member >= n || first[member].abi != LP_SITE_ABI ||
+	    place > i || member >= n ||
+	    LP_SITE_ABI_OF(first[member].abi) != LP_SITE_ABI ||
 	    first[i - place].abi != LP_SITE_ABI_ALIAS ||
 	    first[i - place].line >> 2)
 		return -1;

@@ -491,7 +491,7 @@ LP_API void lp__module_list(const struct lp_site_listing *first,
 	lp__build_note(anchor ? anchor : (const void *)first);
 	if (first && last > first && !listed_before(first))
 		for (r = first; r < last; r++) {
-			if (r->site.abi != LP_SITE_ABI)
+			if (LP_SITE_ABI_OF(r->site.abi) != LP_SITE_ABI)
 				continue;
 			/* a known key (its module back in place), or new */
 			if (!lp__rt.dyn_orphans || dyn_find(r->key) ||

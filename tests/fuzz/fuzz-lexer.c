@@ -37,11 +37,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct lp_hint hints[] = {
-	{ "likely", 1, 1, 0, -1, 1 },
-	{ "unlikely", 0, 1, 0, -1, 1 },
-	{ "LIKELY", 1, 1, 0, -1, 1 },
-	{ "UNLIKELY", 0, 1, 0, -1, 1 },
-	{ "__builtin_expect", LP_EXPECT_UNKNOWN, 2, 0, 1, 0 },
+	{ "likely", 1, 1, 0, -1, 1, 0, 0, -1 },
+	{ "unlikely", 0, 1, 0, -1, 1, 0, 0, -1 },
+	{ "LIKELY", 1, 1, 0, -1, 1, 0, 0, -1 },
+	{ "UNLIKELY", 0, 1, 0, -1, 1, 0, 0, -1 },
+	{ "__builtin_expect", LP_EXPECT_UNKNOWN, 2, 0, 1, 0, 0, 0, -1 },
 };
 static const char *const partners[] = {
 	"unlikely", "likely", "UNLIKELY", "LIKELY", NULL

@@ -84,10 +84,10 @@ static void test_record__site_fields(void)
 	char buf[16];
 
 	mem_init(&m, buf, sizeof(buf));
-	lp_sink_site(&m.sink, 1, 2, 3, LP_EXPECT_UNKNOWN, "a\tb.c", 7, "f",
+	lp_sink_site(&m.sink, 1, 2, 3, LP_EXPECT_UNKNOWN, 0, "a\tb.c", 7, "f",
 		     NULL, "x");
-	lp_sink_site(&m.sink, 0, 0, 0, LP_EXPECT_IF, "b.c", 1, "g", "u", "");
-	lp_sink_site(&m.sink, 0, 0, 0, -3, "c.c", 2, "h", "u", "y");
+	lp_sink_site(&m.sink, 0, 0, 0, LP_EXPECT_IF, 0, "b.c", 1, "g", "u", "");
+	lp_sink_site(&m.sink, 0, 0, 0, -3, 0, "c.c", 2, "h", "u", "y");
 	lp_sink_end(&m.sink, 3);
 	lp_sink_finish(&m.sink);
 	LP_CHECK_STR(m.out,
@@ -173,12 +173,12 @@ static void test_record__unexpand_only_when_asked(void)
 	char buf[64];
 
 	mem_init(&m, buf, sizeof(buf));
-	lp_sink_site(&m.sink, 0, 0, 0, 1, "t.c", 1, "f", "u", INNER_C);
+	lp_sink_site(&m.sink, 0, 0, 0, 1, 0, "t.c", 1, "f", "u", INNER_C);
 	lp_sink_finish(&m.sink);
 	LP_CHECK(strstr(m.out, "__builtin_choose_expr") != NULL);
 	mem_init(&m, buf, sizeof(buf));
 	m.sink.unexpand = 1;
-	lp_sink_site(&m.sink, 0, 0, 0, 1, "t.c", 1, "f", "u", INNER_C);
+	lp_sink_site(&m.sink, 0, 0, 0, 1, 0, "t.c", 1, "f", "u", INNER_C);
 	lp_sink_finish(&m.sink);
 	LP_CHECK_STR(m.out, "site\t0\t0\t0\t1\tt.c\t1\tf\tu\t"
 		     "__builtin_expect(!!(b), 0)\n");
@@ -222,9 +222,12 @@ static void write_sites(struct mem *m, char *buf, size_t cap,
 		const char *func = i % 4 ? "parse" : long_name;
 		const char *unit = i % 9 ? "lib/a.c" : NULL;
 
+		/* a stated probability on some: 0, 1, and places between */
+		unsigned int prob = i % 3 ? 0 : 1 + (i * 987654u) % 1000001;
+
 		lp_sink_site(&m->sink, i * 977, wrong, i % 3, expects[i % 5],
-			     file, (long)(i * 1234567 % 2147483647), func,
-			     unit, conds[i % 10]);
+			     prob, file, (long)(i * 1234567 % 2147483647),
+			     func, unit, conds[i % 10]);
 	}
 	lp_sink_end(&m->sink, 40);
 	LP_CHECK_INT(lp_sink_finish(&m->sink), 0);

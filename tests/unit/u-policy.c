@@ -119,6 +119,82 @@ static enum lp_verdict judge(const struct lp_policy *pol,
 	return lp_policy_judge(pol, c, n, expect, j);
 }
 
+/*
+ * A stated probability is judged by its number: the measured one (how
+ * often the value came) within restate_at points is fine, beyond is a
+ * restate, both exactly at the bound; a number held in one profile and
+ * not in another is removed; below one half "right" counts the times
+ * the value did not come; few evaluations stay few; never a flip.
+ */
+static void test_rules__stated_probability(void)
+{
+	struct lp_policy pol = LP_POLICY_INIT;
+	struct lp_judgement j;
+	struct lp_counts c = { .correct = 10000, .incorrect = 90000 };
+	struct lp_counts two[2] = {
+		{ .correct = 50000, .incorrect = 50000 },
+		{ .correct = 90000, .incorrect = 10000 },
+	};
+
+	/* stated 0.9, came 10% */
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, &c, 1, 1, 1 + 900000, &j),
+		     LP_VERDICT_RESTATE);
+	LP_CHECK_INT(j.measured_prob, 1 + 100000);
+	LP_CHECK_INT(lp_prob_restated(j.measured_prob), 1 + 100000);
+	/* stated 0.6, came 55%: within 10 points */
+	c.correct = 55000;
+	c.incorrect = 45000;
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, &c, 1, 1, 1 + 600000, &j),
+		     LP_VERDICT_FINE);
+	/* exactly 10 points off is still within; one evaluation less not */
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, &c, 1, 1, 1 + 650000, &j),
+		     LP_VERDICT_FINE);
+	c.correct = 54999;
+	c.incorrect = 45001;
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, &c, 1, 1, 1 + 650000, &j),
+		     LP_VERDICT_RESTATE);
+	/* below one half: right was "not the value", 30000 of 100000 */
+	c.correct = 30000;
+	c.incorrect = 70000;
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, &c, 1, LP_EXPECT_UNKNOWN,
+					    1 + 300000, &j),
+		     LP_VERDICT_RESTATE);
+	LP_CHECK_INT(j.measured_prob, 1 + 700000);
+	/* a number that held in one profile only */
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, two, 2, 1, 1 + 500000, &j),
+		     LP_VERDICT_REMOVE);
+	LP_CHECK_INT(j.profiles_right, 1);
+	LP_CHECK_INT(j.profiles_wrong, 1);
+	/* right on the sum (0.3 came 30%), off in each profile: remove */
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, two, 2, 1, 1 + 300000, &j),
+		     LP_VERDICT_REMOVE);
+	/* 0.9 off in both (20% and 30%): restate, never flip, to 0.25 */
+	two[0].correct = 20000;
+	two[0].incorrect = 80000;
+	two[1].correct = 30000;
+	two[1].incorrect = 70000;
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, two, 2, 1, 1 + 900000, &j),
+		     LP_VERDICT_RESTATE);
+	LP_CHECK_INT(lp_prob_restated(j.measured_prob), 1 + 250000);
+	/* few stays few, a wider bound makes it fine */
+	c.correct = 10;
+	c.incorrect = 90;
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, &c, 1, 1, 1 + 900000, &j),
+		     LP_VERDICT_FEW);
+	pol.restate_at = 85.0;
+	c.correct = 10000;
+	c.incorrect = 90000;
+	LP_CHECK_INT(lp_policy_judge_stated(&pol, &c, 1, 1, 1 + 900000, &j),
+		     LP_VERDICT_FINE);
+	pol.restate_at = 101.0;
+	LP_CHECK_INT(lp_policy_check(&pol), -LP_EINVAL);
+	/* two places, kept off certainty */
+	LP_CHECK_INT(lp_prob_restated(1), 1 + 10000);
+	LP_CHECK_INT(lp_prob_restated(1 + 1000000), 1 + 990000);
+	LP_CHECK_INT(lp_prob_restated(1 + 454999), 1 + 450000);
+	LP_CHECK_INT(lp_prob_restated(1 + 455000), 1 + 460000);
+}
+
 static void test_rules__thresholds_are_exact(void)
 {
 	struct lp_judgement j;
@@ -369,5 +445,6 @@ int main(void)
 	LP_TEST(test_sure__no_change_from_unsure_sites);
 	LP_TEST(test_options__no_flip_and_values);
 	LP_TEST(test_settings__one_way_processes);
+	LP_TEST(test_rules__stated_probability);
 	return lp_test_done();
 }

@@ -128,6 +128,58 @@ static void test_roundtrip__numbers(void)
 }
 
 /*
+ * A stated probability is written after expect as the runtime writes it,
+ * read back to the same value, and kept by a merge.
+ */
+static void test_roundtrip__probability(void)
+{
+	struct lp_profile p = LP_PROFILE_INIT, q = LP_PROFILE_INIT;
+	struct lp_diag diag;
+	char *text, *again;
+
+	add_site(&p, "a.c", 1, "f", 1, "a.c", "x", 9, 1, 0);
+	add_site(&p, "a.c", 2, "f", LP_EXPECT_UNKNOWN, "a.c", "y", 5, 5, 0);
+	add_site(&p, "a.c", 3, "f", 0, "a.c", "z", 0, 0, 0);
+	add_site(&p, "a.c", 4, "f", 1, "a.c", "w", 0, 0, 0);
+	p.sites[0].prob = 1 + 900000;
+	p.sites[1].prob = 1 + 50000;
+	p.sites[2].prob = 1 + 1000000;
+	p.sites[3].prob = 1 + 123456;
+	text = write_str(&p);
+	LP_CHECK_STR(text,
+		"# likelyprof profile, see doc/FORMAT.md\n"
+		"likelyprof-profile\t1\n"
+		"site\t9\t1\t0\t1@0.9\ta.c\t1\tf\ta.c\tx\n"
+		"site\t5\t5\t0\t?@0.05\ta.c\t2\tf\ta.c\ty\n"
+		"site\t0\t0\t0\t0@1\ta.c\t3\tf\ta.c\tz\n"
+		"site\t0\t0\t0\t1@0.123456\ta.c\t4\tf\ta.c\tw\n"
+		"end\t4\n");
+	LP_CHECK_INT(read_str(&q, text, &diag), 0);
+	LP_CHECK_INT(q.nr, 4);
+	if (q.nr == 4) {
+		LP_CHECK_INT(q.sites[0].prob, 1 + 900000);
+		LP_CHECK_INT(q.sites[1].prob, 1 + 50000);
+		LP_CHECK_INT(q.sites[1].expect, LP_EXPECT_UNKNOWN);
+		LP_CHECK_INT(q.sites[2].prob, 1 + 1000000);
+		LP_CHECK_INT(q.sites[3].prob, 1 + 123456);
+	}
+	LP_CHECK_INT(lp_profile_merge(&q, &p), 0);
+	again = write_str(&q);
+	LP_CHECK_STR(again,
+		"# likelyprof profile, see doc/FORMAT.md\n"
+		"likelyprof-profile\t1\n"
+		"site\t18\t2\t0\t1@0.9\ta.c\t1\tf\ta.c\tx\n"
+		"site\t10\t10\t0\t?@0.05\ta.c\t2\tf\ta.c\ty\n"
+		"site\t0\t0\t0\t0@1\ta.c\t3\tf\ta.c\tz\n"
+		"site\t0\t0\t0\t1@0.123456\ta.c\t4\tf\ta.c\tw\n"
+		"end\t4\n");
+	free(text);
+	free(again);
+	lp_profile_release(&p);
+	lp_profile_release(&q);
+}
+
+/*
  * A judged site's sure field survives a write and a read, a measured site
  * is written with ten fields as before, and a merge keeps the least sure.
  */
@@ -235,6 +287,19 @@ static const struct bad {
 	  "t.lprof:2: bad sure value ''" },
 	{ H "site\t1\t2\t0\t1\ta.c\t3\tf\ta.c\tx\texact\ty\n", 0,
 	  -LP_EPARSE, "t.lprof:2: site record has 12 fields, expected 10" },
+	/* a stated probability has one spelling, and none after "if" */
+	{ H "site\t1\t2\t0\t1@0.90\ta.c\t3\tf\ta.c\tx\n", 0, -LP_EPARSE,
+	  "t.lprof:2: bad expect value '1@0.90'" },
+	{ H "site\t1\t2\t0\t1@1.0\ta.c\t3\tf\ta.c\tx\n", 0, -LP_EPARSE,
+	  "t.lprof:2: bad expect value '1@1.0'" },
+	{ H "site\t1\t2\t0\t1@\ta.c\t3\tf\ta.c\tx\n", 0, -LP_EPARSE,
+	  "t.lprof:2: bad expect value '1@'" },
+	{ H "site\t1\t2\t0\tif@0.5\ta.c\t3\tf\ta.c\tx\n", 0, -LP_EPARSE,
+	  "t.lprof:2: bad expect value 'if@0.5'" },
+	{ H "site\t1\t2\t0\t1@0.1234567\ta.c\t3\tf\ta.c\tx\n", 0,
+	  -LP_EPARSE, "t.lprof:2: bad expect value '1@0.1234567'" },
+	{ H "site\t1\t2\t0\t@0.5\ta.c\t3\tf\ta.c\tx\n", 0, -LP_EPARSE,
+	  "t.lprof:2: bad expect value '@0.5'" },
 	{ H "meta\tk\n", 0, -LP_EPARSE,
 	  "t.lprof:2: meta record has 2 fields, expected 3" },
 	{ H "end\n", 0, -LP_EPARSE,
@@ -815,6 +880,7 @@ int main(void)
 	LP_TEST(test_roundtrip__numbers);
 	LP_TEST(test_roundtrip__sure);
 	LP_TEST(test_read__comments_and_append);
+	LP_TEST(test_roundtrip__probability);
 	LP_TEST(test_read__errors);
 	LP_TEST(test_read__split_same);
 	LP_TEST(test_read__file_errors);

@@ -8,13 +8,36 @@
 #include "fix/rewrite.h"
 #include "test.h"
 
-static struct lp_hint hint_likely = { "likely", 1, 1, 0, -1, 1, 0 };
-static struct lp_hint hint_unlikely = { "unlikely", 0, 1, 0, -1, 1, 0 };
+static struct lp_hint hint_likely = {
+	"likely", 1, 1, 0, -1, 1, 0, 0, -1
+};
+static struct lp_hint hint_unlikely = {
+	"unlikely", 0, 1, 0, -1, 1, 0, 0, -1
+};
 static struct lp_hint hint_expect = {
-	"__builtin_expect", -0x7fffffffL - 1, 2, 0, 1, 0, 0
+	"__builtin_expect", -0x7fffffffL - 1, 2, 0, 1, 0, 0, 0, -1
+};
+static struct lp_hint hint_prob = {
+	"__builtin_expect_with_probability", -0x7fffffffL - 1, 3, 0, 1, 0, 0,
+	1, 2
 };
 
 static char *result;
+
+/* The edited text, or "REFUSED: why", into result. */
+static void outcome(int failed, char *why, struct lp_edits *e,
+		    const char *src)
+{
+	size_t len;
+
+	if (failed) {
+		result = malloc(strlen(why) + 10);
+		sprintf(result, "REFUSED: %s", why);
+		free(why);
+	} else {
+		result = lp_edits_apply(e, src, strlen(src), &len);
+	}
+}
 
 /*
  * Applies @act to the @nth call of @h in @src and returns the new text,
@@ -26,7 +49,7 @@ static const char *edit_nth(const char *src, const struct lp_hint *h,
 {
 	struct lp_lexed lx = LP_LEXED_INIT;
 	struct lp_edits e = LP_EDITS_INIT;
-	size_t i, len;
+	size_t i;
 	char *why = NULL;
 
 	free(result);
@@ -38,12 +61,10 @@ static const char *edit_nth(const char *src, const struct lp_hint *h,
 			break;
 	if (i == lx.nr) {
 		result = strdup("NOT FOUND");
-	} else if (lp_rewrite(&lx, i, h, act, partner, &e, &why)) {
-		result = malloc(strlen(why) + 10);
-		sprintf(result, "REFUSED: %s", why);
-		free(why);
 	} else {
-		result = lp_edits_apply(&e, src, strlen(src), &len);
+		int failed = lp_rewrite(&lx, i, h, act, partner, &e, &why);
+
+		outcome(failed, why, &e, src);
 	}
 	lp_edits_release(&e);
 	lp_lexed_release(&lx);
@@ -183,6 +204,50 @@ static void test_nested__both(void)
  * #if branches close the call apart, the lexer pairs its '(' with the last
  * branch's ')', and a removal left the first branch one ')' too many.
  */
+/* A restate writes the number over the argument, and nothing else. */
+static const char *restate(const char *src, const struct lp_hint *h,
+			   const char *prob)
+{
+	struct lp_lexed lx = LP_LEXED_INIT;
+	struct lp_edits e = LP_EDITS_INIT;
+	size_t i;
+	char *why = NULL;
+	int failed;
+
+	free(result);
+	result = NULL;
+	lp_lex(&lx, src, strlen(src));
+	for (i = 0; i < lx.nr && !lp_tok_is(&lx, i, h->name); i++)
+		;
+	failed = lp_rewrite_prob(&lx, i, h, prob, &e, &why);
+	outcome(failed, why, &e, src);
+	lp_edits_release(&e);
+	lp_lexed_release(&lx);
+	return result;
+}
+
+static void test_restate__number(void)
+{
+	static struct lp_hint body_number = {
+		"mostly", 1, 1, 0, -1, 0, 0, 1, -1
+	};
+
+	LP_CHECK_STR(restate("if (__builtin_expect_with_probability(x > 1, 1, "
+			     "0.9 /* was */))\n", &hint_prob, "0.45"),
+		     "if (__builtin_expect_with_probability(x > 1, 1, "
+		     "0.45 /* was */))\n");
+	LP_CHECK_STR(restate("__builtin_expect_with_probability(a,\n\t1,\n"
+			     "\t(9 / 10.0))", &hint_prob, "0.1"),
+		     "__builtin_expect_with_probability(a,\n\t1,\n\t0.1)");
+	LP_CHECK_STR(restate("__builtin_expect_with_probability(a, 1)",
+			     &hint_prob, "0.1"),
+		     "REFUSED: __builtin_expect_with_probability() at line 1 "
+		     "has 2 arguments, not 3");
+	LP_CHECK_STR(restate("if (mostly(a))", &body_number, "0.1"),
+		     "REFUSED: mostly() states its probability in its own "
+		     "definition, which every use shares");
+}
+
 static void test_branches__close_apart(void)
 {
 	LP_CHECK_STR(REMOVE("\tif (likely(a\n#ifdef X\n\t    && b))\n"
@@ -209,6 +274,7 @@ int main(void)
 	LP_TEST(test_lexer__not_code);
 	LP_TEST(test_nested__both);
 	LP_TEST(test_branches__close_apart);
+	LP_TEST(test_restate__number);
 	free(result);
 	return lp_test_done();
 }

@@ -22,6 +22,7 @@ struct lp_fix_target {
 	size_t nsites;
 	enum lp_verdict verdict;
 	const char *partner;
+	unsigned int prob;      /* a restate's number (lp_prob_restated()) */
 	struct lp_edits edits;
 	char *subsystem;
 	size_t patch;           /* the patch it goes in */

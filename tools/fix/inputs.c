@@ -21,6 +21,10 @@ int lp_policy_option(struct lp_policy *pol, int argc, const char **argv,
 		pol->remove_at = lp_parse_percent("--remove-at", v, usage);
 		return 1;
 	}
+	if ((v = lp_option_value(argc, argv, i, "--restate-at", usage))) {
+		pol->restate_at = lp_parse_percent("--restate-at", v, usage);
+		return 1;
+	}
 	if ((v = lp_option_value(argc, argv, i, "--min-hits", usage))) {
 		pol->min_hits = lp_parse_count("--min-hits", v, usage);
 		return 1;

@@ -20,6 +20,10 @@
 	"   --min-hits N      say nothing below N evaluations " \
 	"(default 10000)\n" \
 	"   --no-flip         remove where a flip would be due\n" \
+	"   --restate-at PTS  restate a __builtin_expect_with_probability " \
+	"whose\n" \
+	"                     value came PTS points off what it states " \
+	"(default 10)\n" \
 	"   --setting-processes N\n" \
 	"                     a hint that went one way all through each " \
 	"of N\n" \

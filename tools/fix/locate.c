@@ -867,35 +867,6 @@ static void align_groups(struct lp_tree *t, const struct lp_judged_list *J,
 	}
 }
 
-/*
- * The tree's spellings are those of __builtin_expect; a stated
- * probability is counted but not yet rewritten.  A site left unplaced on
- * a line that holds one gets that true reason, not a guess at which
- * annotation it was.
- */
-static void refuse_probability(const struct lp_srcfile *f,
-			       const struct lp_judged *p, struct lp_place *pl)
-{
-	size_t i;
-
-	if (pl->placed || !f || !f->loaded)
-		return;
-	for (i = 0; i < f->lx.nr; i++) {
-		const struct lp_token *tk = &f->lx.tok[i];
-
-		if ((long)tk->line != p->line || tk->kind != LP_TOK_IDENT ||
-		    (tk->flags & LP_TOKF_DEAD) ||
-		    !lp_tok_is(&f->lx, i, "__builtin_expect_with_probability"))
-			continue;
-		free(pl->reason);
-		pl->reason = lp_xstrdup("the line states a probability "
-					"(__builtin_expect_with_probability), "
-					"which fix does not rewrite yet: "
-					"change it by hand");
-		return;
-	}
-}
-
 void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		   struct lp_place *out)
 {
@@ -926,8 +897,6 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		if (f)
 			place_by_history(t, &J->v[i], &out[i], f, fs, kernel);
 	}
-	for (i = 0; i < J->nr; i++)
-		refuse_probability(file_of[i], &J->v[i], &out[i]);
 	for (i = 0; i < J->nr; i++)
 		if (lp_verdict_changes(J->v[i].j.verdict))
 			out[i].quoted = lp_history_quoted(t, &J->v[i]);

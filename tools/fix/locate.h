@@ -50,6 +50,13 @@ struct lp_hint {
 	int value_arg;          /* the argument holding the value, or -1 */
 	int is_default;         /* likely, unlikely, LIKELY, UNLIKELY */
 	int attribute;          /* C++20's [[likely]]/[[unlikely]]: no call */
+	/*
+	 * A spelling of __builtin_expect_with_probability (stated), and the
+	 * argument that gives the probability, or -1 where the spelling's
+	 * own body holds the number.
+	 */
+	int stated;
+	int prob_arg;
 };
 
 /* A file of the tree, loaded on demand. */

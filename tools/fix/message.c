@@ -15,6 +15,7 @@
 #include "fix/quote.h"
 #include "fix/series.h"
 #include "fold.h"
+#include "format.h"
 #include "ktable.h"
 #include "usage.h"
 #include "verdict.h"
@@ -138,6 +139,62 @@ static void put_setting(FILE *out, const struct lp_fix_run *st,
 	free(also);
 }
 
+/* "0.9", as the profile and the source spell a stated probability */
+static char *prob_text(unsigned int prob)
+{
+	char buf[LP_PROB_MAX];
+
+	*lp_put_prob(buf, prob) = '\0';
+	return lp_xstrdup(buf + 1);
+}
+
+/*
+ * A hint that states a probability is judged by that number (policy.h,
+ * lp_policy_judge_stated()), and its patch says so: what it stated,
+ * what came, and the number it gets, or why it goes.
+ */
+static void put_stated(FILE *out, const struct lp_fix_run *st,
+		       const struct lp_fix_target *t,
+		       const struct lp_judgement *sum, const char *rests)
+{
+	const struct lp_judged *s = &st->in.sites.v[t->sites[0]];
+	char where[256], *call = lp_place_call_text(t->pl);
+	char *said = prob_text(s->prob);
+	double came = sum->measured_prob ?
+		(double)(sum->measured_prob - 1) / 1e4 : 0.0;
+	const char *unit = s->j.procs_known ? "processes" : "profiles";
+	size_t k;
+
+	put_paragraph(out, lp_xstrfmt(
+		"The %s in %s (%s:%u) states a probability of %s, but its "
+		"value came %.0f%% of the time. The annotated branch "
+		"profile%s%s%s showed:", call ? call : t->pl->hint->name,
+		lp_fix_where_name(st, t, where, sizeof(where)),
+		t->file->rel, t->file->lx.tok[t->tok].line, said, came,
+		rests ? " (" : "", rests ? rests : "", rests ? ")" : ""));
+	for (k = 0; k < st->in.n; k++)
+		put_rows(out, st, t, k);
+	if (t->verdict == LP_VERDICT_RESTATE) {
+		char *to = prob_text(t->prob);
+
+		put_paragraph(out, lp_xstrfmt(
+			"Its value came in %.0f%% of %llu evaluations, so "
+			"state %s, what was measured, for the compiler to "
+			"weigh the branch by.", came,
+			(unsigned long long)sum->evals, to));
+		free(to);
+	} else {
+		put_paragraph(out, lp_xstrfmt(
+			"It held the stated %s in %llu of the %s and not in "
+			"%llu, so no one number is right: remove it rather "
+			"than restate it, and no workload pays for another.",
+			said, (unsigned long long)sum->profiles_right, unit,
+			(unsigned long long)sum->profiles_wrong));
+	}
+	free(said);
+	free(call);
+}
+
 static void put_target(FILE *out, const struct lp_fix_run *st,
 		       const struct lp_fix_target *t)
 {
@@ -169,9 +226,20 @@ static void put_target(FILE *out, const struct lp_fix_run *st,
 		}
 		one = &s->j;
 	}
-	lp_policy_judge(&st->pol, per, st->in.n, LP_EXPECT_UNKNOWN, &sum);
+	lp_policy_judge_stated(&st->pol, per, st->in.n, LP_EXPECT_UNKNOWN,
+			       st->in.sites.v[t->sites[0]].prob, &sum);
 	pct = lp_kernel_percent(sum.total.correct, sum.total.incorrect);
 	unit = one->procs_known ? "processes" : "profiles";
+	if (st->in.sites.v[t->sites[0]].prob) {
+		workload = lp_workload_text(st->in.profs, st->in.n);
+		rests = lp_rests_on(one, workload);
+		put_stated(out, st, t, &sum, rests);
+		put_setting(out, st, t, name);
+		free(rests);
+		free(workload);
+		free(per);
+		return;
+	}
 	if (flip)
 		how = lp_xstrdup("backwards");
 	else if (pct < (long)st->pol.remove_at && sum.profiles_wrong)
@@ -267,7 +335,7 @@ static char *subject(const struct lp_fix_run *st, struct lp_fix_target **t,
 		     size_t n, const char *prefix)
 {
 	char **wheres = NULL, **names = NULL, where[256], *a, *b, *s;
-	size_t nw = 0, nn = 0, flips = 0, i;
+	size_t nw = 0, nn = 0, flips = 0, restates = 0, i;
 
 	for (i = 0; i < n; i++) {
 		const char *h = t[i]->pl->hint->name;
@@ -288,10 +356,16 @@ static char *subject(const struct lp_fix_run *st, struct lp_fix_target **t,
 		add_word(&names, &nn, spelled);
 		free(spelled);
 		flips += t[i]->verdict == LP_VERDICT_FLIP;
+		restates += t[i]->verdict == LP_VERDICT_RESTATE;
 	}
 	a = list_words(names, nn);
 	b = list_words(wheres, nw);
-	if (flips == 1 && n == 1)
+	if (restates == n)
+		s = lp_xstrfmt("%s: Restate the probability of %s in %s",
+			       prefix, a, b);
+	else if (restates)
+		s = lp_xstrfmt("%s: Change %s in %s", prefix, a, b);
+	else if (flips == 1 && n == 1)
 		s = lp_xstrfmt("%s: Change %s from %s to %s", prefix, b,
 			       t[0]->pl->hint->name, t[0]->partner ?
 			       t[0]->partner : "the opposite");
@@ -478,11 +552,19 @@ int lp_fix_print_series(struct lp_fix_run *st, const char *src)
 		for (m = i; m < k; m++)
 			put_target(out, st, &st->t[m]);
 		fprintf(out, "Found by likelyprof fix (--flip-at %g "
-			"--remove-at %g --min-hits %llu%s%s).\n",
+			"--remove-at %g --min-hits %llu%s%s",
 			st->pol.flip_at, st->pol.remove_at,
 			(unsigned long long)st->pol.min_hits,
 			st->pol.no_flip ? " --no-flip" : "",
 			st->settings ? " --settings" : "");
+		/* the threshold of a stated number, where one was judged */
+		for (m = i; m < k; m++)
+			if (st->in.sites.v[st->t[m].sites[0]].prob) {
+				fprintf(out, " --restate-at %g",
+					st->pol.restate_at);
+				break;
+			}
+		fputs(").\n", out);
 		fclose(out);
 		q->body = body;
 		for (m = i; m < k; m++) {

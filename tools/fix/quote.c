@@ -1,12 +1,14 @@
 /*
  * quote.c - a hint's condition as the source spells it
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fix/inputs.h"
 #include "fix/lexer.h"
 #include "fix/quote.h"
+#include "format.h"
 #include "usage.h"
 
 /* The longest expanded condition quoted without --src */
@@ -162,9 +164,21 @@ char *lp_site_quote(const struct lp_judged *s, const struct lp_place *pl)
 
 	if (call)
 		return call;
+	cond = lp_cond_unwrapped(s->cond, &n);
+	/* the number is the hint, whatever macro spelled it */
+	if (s->prob && n && n <= LP_QUOTE_MAX) {
+		char num[LP_PROB_MAX], value[24];
+
+		*lp_put_prob(num, s->prob) = '\0';
+		if (s->expect == LP_EXPECT_UNKNOWN)
+			strcpy(value, "...");
+		else
+			snprintf(value, sizeof(value), "%ld", s->expect);
+		return lp_xstrfmt("__builtin_expect_with_probability(%.*s, %s, "
+				  "%s)", (int)n, cond, value, num + 1);
+	}
 	spell = lp_spelling(s, pl && pl->placed ? pl->hint->name : NULL,
 			    NULL, 0);
-	cond = lp_cond_unwrapped(s->cond, &n);
 	/*
 	 * "unlikely()" around the condition; a kernel table has none.  An
 	 * expansion a reader would not recognise (a statement expression,

@@ -202,12 +202,16 @@ static int crosses_branches(const struct lp_lexed *lx, size_t open,
 	return 0;
 }
 
-int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
-	       enum lp_fix_action act, const char *partner,
-	       struct lp_edits *out, char **why)
+/*
+ * The arguments of the call whose name is token @tok, into @af/@at (8 at
+ * most), and its closing parenthesis; -1 with *@why where it is no call
+ * of @h that an edit can take apart.
+ */
+static int call_args(const struct lp_lexed *lx, size_t tok,
+		     const struct lp_hint *h, size_t *af, size_t *at,
+		     size_t *close, char **why)
 {
-	struct lp_edits e = LP_EDITS_INIT;
-	size_t af[8], at[8], open = tok + 1, close, a, b;
+	size_t open = tok + 1;
 	int n;
 
 	if (open >= lx->nr || !lp_tok_is(lx, open, "(") ||
@@ -216,8 +220,8 @@ int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 				  lx->tok[tok].line);
 		return -1;
 	}
-	close = lx->tok[open].match;
-	if (crosses_branches(lx, open, close)) {
+	*close = lx->tok[open].match;
+	if (crosses_branches(lx, open, *close)) {
 		*why = lp_xstrfmt("%s() at line %u closes differently in "
 				  "#if branches", h->name, lx->tok[tok].line);
 		return -1;
@@ -229,6 +233,45 @@ int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 				  n == 1 ? "" : "s", h->nargs);
 		return -1;
 	}
+	return 0;
+}
+
+int lp_rewrite_prob(const struct lp_lexed *lx, size_t tok,
+		    const struct lp_hint *h, const char *prob,
+		    struct lp_edits *out, char **why)
+{
+	size_t af[8], at[8], close;
+
+	if (call_args(lx, tok, h, af, at, &close, why))
+		return -1;
+	if (!h->stated || h->prob_arg < 0) {
+		*why = lp_xstrfmt("%s() states its probability in its own "
+				  "definition, which every use shares",
+				  h->name);
+		return -1;
+	}
+	if (af[h->prob_arg] == at[h->prob_arg] ||
+	    (lx->tok[af[h->prob_arg]].flags & LP_TOKF_SPLICED) ||
+	    (lx->tok[at[h->prob_arg] - 1].flags & LP_TOKF_SPLICED)) {
+		*why = lp_xstrfmt("the probability of %s() at line %u is "
+				  "not one plain argument", h->name,
+				  lx->tok[tok].line);
+		return -1;
+	}
+	add(out, lx->tok[af[h->prob_arg]].start,
+	    lx->tok[at[h->prob_arg] - 1].end, prob);
+	return 0;
+}
+
+int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
+	       enum lp_fix_action act, const char *partner,
+	       struct lp_edits *out, char **why)
+{
+	struct lp_edits e = LP_EDITS_INIT;
+	size_t af[8], at[8], open = tok + 1, close, a, b;
+
+	if (call_args(lx, tok, h, af, at, &close, why))
+		return -1;
 	if (act == LP_FIX_FLIP) {
 		if (h->value_arg >= 0) {
 			if (flip_value(lx, af[h->value_arg], at[h->value_arg],

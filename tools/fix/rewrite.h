@@ -46,7 +46,8 @@ struct lp_edits {
 
 enum lp_fix_action {
 	LP_FIX_REMOVE,
-	LP_FIX_FLIP
+	LP_FIX_FLIP,
+	LP_FIX_RESTATE          /* lp_rewrite_prob() */
 };
 
 /*! lp_rewrite() :
@@ -59,6 +60,17 @@ enum lp_fix_action {
 int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 	       enum lp_fix_action act, const char *partner,
 	       struct lp_edits *out, char **why);
+
+/*! lp_rewrite_prob() :
+ *  Appends to @out the edit that writes @prob as the stated probability
+ *  of the call whose name is token @tok of @lx, spelled @h (a spelling
+ *  of __builtin_expect_with_probability whose number is an argument).
+ *  @return : 0, or -1 with *@why set to a message to free; @out is then
+ *            unchanged.
+ */
+int lp_rewrite_prob(const struct lp_lexed *lx, size_t tok,
+		    const struct lp_hint *h, const char *prob,
+		    struct lp_edits *out, char **why);
 
 /*! lp_rewrite_attr() :
  *  Appends to @out the edits that apply @act to the attribute site @a

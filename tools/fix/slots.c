@@ -123,10 +123,10 @@ static int xmacro_argument(const struct lp_tree *t, const struct lp_lexed *lx,
  * branch; the site's, on the condition, is the slot's.
  */
 static const struct lp_hint attr_hints[] = {
-	{ (char *)"[[unlikely]]", 0, 0, -1, -1, 0, 1 },
-	{ (char *)"[[likely]]", 1, 0, -1, -1, 0, 1 },
-	{ (char *)"[[unlikely]]/[[likely]]", 0, 0, -1, -1, 0, 1 },
-	{ (char *)"[[likely]]/[[unlikely]]", 1, 0, -1, -1, 0, 1 },
+	{ (char *)"[[unlikely]]", 0, 0, -1, -1, 0, 1, 0, -1 },
+	{ (char *)"[[likely]]", 1, 0, -1, -1, 0, 1, 0, -1 },
+	{ (char *)"[[unlikely]]/[[likely]]", 0, 0, -1, -1, 0, 1, 0, -1 },
+	{ (char *)"[[likely]]/[[unlikely]]", 1, 0, -1, -1, 0, 1, 0, -1 },
 };
 
 const struct lp_hint *lp_attr_hint_opposite(const struct lp_hint *h)

@@ -204,8 +204,9 @@ const struct lp_hint *lp_tok_hint(const struct lp_tree *t,
 	return NULL;
 }
 
-static void add_hint(struct lp_tree *t, const char *name, long expect,
-		     int nargs, int cond_arg, int value_arg, int is_default)
+static struct lp_hint *add_hint(struct lp_tree *t, const char *name,
+				long expect, int nargs, int cond_arg,
+				int value_arg, int is_default)
 {
 	struct lp_hint *h;
 
@@ -221,6 +222,9 @@ static void add_hint(struct lp_tree *t, const char *name, long expect,
 	h->value_arg = value_arg;
 	h->is_default = is_default;
 	h->attribute = 0;
+	h->stated = 0;
+	h->prob_arg = -1;
+	return h;
 }
 
 int lp_parse_define(const struct lp_lexed *lx, size_t dir,
@@ -328,13 +332,22 @@ static long value_arg(const struct lp_lexed *lx, const struct lp_define *d,
 	return LP_EXPECT_UNKNOWN;
 }
 
+/* The parameter that is all of tokens [@from, @to), or -1. */
+static int prob_param(const struct lp_lexed *lx, const struct lp_define *d,
+		      size_t from, size_t to)
+{
+	unparen(lx, &from, &to);
+	return to - from == 1 ? param_index(lx, d, from) : -1;
+}
+
 static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 		       const struct lp_define *d)
 {
 	size_t from = d->body, to = d->end, af[3], at[3];
 	const struct lp_hint *inner;
+	struct lp_hint *h;
 	char *name;
-	int n, cond, value = -1;
+	int n, cond, value = -1, prob = -1, stated = 0;
 	long expect;
 
 	if (!d->funclike || !d->nparams)
@@ -369,12 +382,19 @@ static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 			if (expect == -1)
 				goto no;
 		}
+		/* the number, when a parameter gives it, is restated there */
+		stated = inner->stated;
+		if (stated && inner->prob_arg >= 0)
+			prob = prob_param(lx, d, af[inner->prob_arg],
+					  at[inner->prob_arg]);
 	} else {
 		goto no;
 	}
 	if (cond < 0)
 		goto no;
-	add_hint(t, name, expect, (int)d->nparams, cond, value, 0);
+	h = add_hint(t, name, expect, (int)d->nparams, cond, value, 0);
+	h->stated = stated;
+	h->prob_arg = prob;
 	free(name);
 	return 1;
 no:
@@ -389,8 +409,9 @@ long lp_call_expect(const struct lp_lexed *lx, size_t i,
 	size_t af[8], at[8];
 	int n;
 
-	if (h->value_arg < 0)
-		return h->expect;
+	/* a stated probability below one half expects the other value */
+	if (h->value_arg < 0 || h->stated)
+		return h->stated ? LP_EXPECT_UNKNOWN : h->expect;
 	n = lp_tok_args(lx, i + 1, af, at, 8);
 	if (n <= h->value_arg)
 		return LP_EXPECT_UNKNOWN;
@@ -665,6 +686,7 @@ static void name_defines_release(struct lp_tree *t)
 struct lp_tree *lp_tree_open(const char *src, char **err)
 {
 	struct lp_tree *t;
+	struct lp_hint *h;
 	struct stat st;
 	size_t i;
 
@@ -695,6 +717,10 @@ struct lp_tree *lp_tree_open(const char *src, char **err)
 	for (i = 0; i < sizeof(default_hints) / sizeof(default_hints[0]); i++)
 		add_hint(t, default_hints[i], i % 2 ? 0 : 1, 1, 0, -1, 1);
 	add_hint(t, "__builtin_expect", LP_EXPECT_UNKNOWN, 2, 0, 1, 0);
+	h = add_hint(t, "__builtin_expect_with_probability", LP_EXPECT_UNKNOWN,
+		     3, 0, 1, 0);
+	h->stated = 1;
+	h->prob_arg = 2;
 	scan_macros(t);
 	if (t->nmacros)
 		qsort(t->macros, t->nmacros, sizeof(*t->macros), cmp_macro);

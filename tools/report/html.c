@@ -32,7 +32,8 @@ struct hgroup {
 /* Verdicts only some profiles have: listed where a site has one. */
 static int verdict_optional(enum lp_verdict v)
 {
-	return v == LP_VERDICT_UNSURE || v == LP_VERDICT_SETTING;
+	return v == LP_VERDICT_UNSURE || v == LP_VERDICT_SETTING ||
+	       v == LP_VERDICT_RESTATE;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
@@ -131,7 +132,7 @@ static void put_summary(FILE *f, const struct lp_hsite *v, size_t n,
 	for (i = 0; i < n; i++)
 		count[lp_html_verdict_rank(v[i].e.s->j.verdict)]++;
 	fprintf(f, "<p id=\"summary\"><a href=\"#verdict=change\">%zu of "
-		"%zu site%s to change</a>", count[0] + count[1], n,
+		"%zu site%s to change</a>", count[0] + count[1] + count[2], n,
 		lp_plural(n));
 	for (i = 0; i < LP_HTML_NVERDICTS; i++)
 		/* only a profile from a binary has unsure sites */
@@ -141,7 +142,7 @@ static void put_summary(FILE *f, const struct lp_hsite *v, size_t n,
 				lp_verdict_name(lp_html_verdicts[i]), count[i],
 				lp_html_verdict_label(lp_html_verdicts[i]));
 	fputs("</p>\n", f);
-	if (!count[0] && !count[1])
+	if (!count[0] && !count[1] && !count[2])
 		return;
 	fputs("<p>To change them: <code>likelyprof fix --src ", f);
 	lp_html_puts(f, tree ? lp_tree_root(tree) : "DIR");

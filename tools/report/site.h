@@ -33,7 +33,7 @@ struct lp_hsite {
 
 /* Verdicts in the order that matters to a reader: what to change first. */
 extern const enum lp_verdict lp_html_verdicts[];
-#define LP_HTML_NVERDICTS 8
+#define LP_HTML_NVERDICTS 9
 
 /*! lp_html_verdict_rank() :
  *  @return : the place of @v in lp_html_verdicts[], the sort key of the
