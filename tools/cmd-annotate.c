@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cc/hintmacro.h"
 #include "builtin.h"
 #include "color.h"
 #include "filter.h"
@@ -35,6 +36,9 @@ static const char annotate_usage[] =
 	"those (by path in the tree or base name).\n"
 	"\n"
 	"   --src DIR         the source tree (default: the current folder)\n"
+	"   --hint-macro NAME[=1|0]\n"
+	"                     a call of NAME is a hint, as likelyprof cc\n"
+	"                     --hint-macro counted it\n"
 	"   --context N       lines of context each side of a hint "
 	"(default 3)\n"
 	"   --file GLOB, --function GLOB, --verdict LIST\n"
@@ -134,6 +138,7 @@ static int wanted(const struct lp_srcfile *f, const char **only, size_t n)
 struct annotate_opts {
 	struct lp_policy pol;
 	struct lp_filter filt;
+	struct lp_hint_macros macros;   /* --hint-macro */
 	const char *src;
 	unsigned long long context;
 	const char **profiles, **only;
@@ -160,7 +165,9 @@ static void parse_annotate_args(int argc, const char **argv,
 			   lp_output_option(argc, argv, &k, annotate_usage) ||
 			   lp_color_option(argv[k], annotate_usage) ||
 			   lp_filter_option(&o->filt, argc, argv, &k,
-					    annotate_usage, 1)) {
+					    annotate_usage, 1) ||
+			   lp_hint_macro_option(&o->macros, argc, argv, &k,
+						annotate_usage)) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--src",
 						annotate_usage))) {
 			o->src = v;
@@ -204,7 +211,7 @@ int cmd_annotate(int argc, const char **argv)
 	if (lp_inputs_read(&in, &o.pol, o.profiles, o.nprofiles))
 		goto out;
 	lp_filter_judged(&in.sites, &o.filt);
-	if (lp_place_sites(o.src, &in.sites, &tree, &places))
+	if (lp_place_sites(o.src, &o.macros, &in.sites, &tree, &places))
 		goto out;
 	m = lp_marks_make(tree, &in.sites, places, 0, &nm);
 	for (i = 0; i < nm; i++)
@@ -227,6 +234,7 @@ out:
 	lp_tree_free(tree);
 	lp_inputs_release(&in);
 	lp_filter_release(&o.filt);
+	lp_hint_macros_release(&o.macros);
 	free(o.profiles);
 	free(o.only);
 	return ret;

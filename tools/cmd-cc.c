@@ -36,6 +36,7 @@
 #include "cc/args.h"
 #include "cc/copy.h"
 #include "cc/find.h"
+#include "cc/hintmacro.h"
 #include "cc/unseen.h"
 #include "spawn.h"
 #include "usage.h"
@@ -52,10 +53,17 @@ static const char usage_cc[] =
 	"         -DCMAKE_C_LINKER_LAUNCHER=likelyprof ..\n"
 	"   CC=likelyprof-cc meson setup build\n"
 	"With -DLIKELYPROF_ALL_BRANCHES, every if of C code is counted too.\n"
-	"-m32: the runtime of 'make lib32'.  Environment:\n"
-	"LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override where the header\n"
-	"and the runtime are found; LIKELYPROF_GROUP=off leaves gcc's\n"
-	"assembler text as it is (one counter per run of hints otherwise).\n";
+	"-m32: the runtime of 'make lib32'.\n"
+	"\n"
+	"   --hint-macro NAME[=1|0]  count each NAME(x) of the source, a macro\n"
+	"                            that never reaches __builtin_expect\n"
+	"                            (sqlite's likely), as that hint; without\n"
+	"                            =, 0 when NAME holds \"unlikely\", else 1\n"
+	"\n"
+	"Environment: LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override\n"
+	"where the header and the runtime are found; LIKELYPROF_GROUP=off\n"
+	"leaves gcc's assembler text as it is (one counter per run of hints\n"
+	"otherwise).\n";
 
 static const char usage_cxx[] =
 	"usage: likelyprof c++ [<compiler args>]       runs $CXX, or c++\n"
@@ -68,9 +76,14 @@ static const char usage_cxx[] =
 	"   cmake -DCMAKE_CXX_COMPILER_LAUNCHER=\"likelyprof;ccache\" \\\n"
 	"         -DCMAKE_CXX_LINKER_LAUNCHER=likelyprof ..\n"
 	"   CXX=likelyprof-c++ meson setup build\n"
-	"-m32: the runtime of 'make lib32'.  Environment:\n"
-	"LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override where the header\n"
-	"and the runtime are found.\n";
+	"-m32: the runtime of 'make lib32'.\n"
+	"\n"
+	"   --hint-macro NAME[=1|0]  count each NAME(x) of the source, a macro\n"
+	"                            that never reaches __builtin_expect, as\n"
+	"                            that hint (likelyprof cc --help)\n"
+	"\n"
+	"Environment: LIKELYPROF_INCLUDE_DIR, LIKELYPROF_LIB_DIR override\n"
+	"where the header and the runtime are found.\n";
 
 /*
  * Set in the environment of every compiler we start.  A likelyprof that
@@ -170,6 +183,7 @@ struct cc {
 	struct lp_args plain_lines;    /* -DLP_PLAIN_LINE_<n>=1, owned */
 	int colour;                 /* the plain run must ask for colour */
 	const struct lp_cc_copy *copy; /* compiled instead of the source */
+	struct lp_hint_macros macros;  /* --hint-macro */
 	int clang;                  /* -1 until asked */
 	char *scratch;              /* a folder, made on first use */
 	unsigned scratch_files;
@@ -391,11 +405,12 @@ static int compile_with_plain_lines(struct cc *cc, int src, const char *out,
  * Reads the source for the hints the header cannot see (unseen.c) into
  * @u, and says once what will not be counted.
  */
-static void note_unseen_hints(const char *src, struct lp_unseen *u)
+static void note_unseen_hints(const struct cc *cc, const char *src,
+			      struct lp_unseen *u)
 {
-	char what[200];
+	char what[400];
 
-	lp_unseen_scan(u, src);
+	lp_unseen_scan(u, src, &cc->macros);
 	if (lp_unseen_describe(u, what, sizeof(what)))
 		lp_note("%s: not counted: %s; likelyprof-cc(1) lists the "
 			"forms counted", src, what);
@@ -429,27 +444,28 @@ static int is_clang(struct cc *cc)
 }
 
 /*
- * The instrumented compile of the copy in which attr.c made the
- * attribute hints counted ones, where it made one.  A copy that does not
- * compile (a form read wrong) costs those hints, not the build: the
- * source is compiled as it is, with a note.
+ * The instrumented compile of the copy in which attr.c and hintmacro.c
+ * made the attribute hints and the hint macros' calls counted ones,
+ * where they made one.  A copy that does not compile (a form read
+ * wrong) costs those hints, not the build: the source is compiled as it
+ * is, with a note.
  */
 static int compile_instrumented(struct cc *cc, int src, const char *out,
 				int err, const struct lp_unseen *u)
 {
 	struct lp_cc_copy copy = LP_CC_COPY_INIT;
 	const char *base = lp_cc_base_name(cc->argv[src]);
-	char *dir;
+	char *dir, what[160];
 	int status;
 
-	if (!u->attr.copy || !(dir = scratch_path(cc, ".attr")))
+	if (!u->copy || !(dir = scratch_path(cc, ".attr")))
 		return instrumented_step(cc, src, out, err);
-	if (lp_cc_copy_make(&copy, dir, u->attr.copy, u->attr.copy_len,
+	lp_unseen_counted(u, what, sizeof(what));
+	if (lp_cc_copy_make(&copy, dir, u->copy, u->copy_len,
 			    cc->argc, cc->argv, src, out, cc->m.assembly,
 			    base == cc->argv[src] && is_clang(cc))) {
-		lp_note("%s: %u [[likely]]/[[unlikely]] not counted: no copy "
-			"of the source could be made", cc->argv[src],
-			u->attr.counted);
+		lp_note("%s: %s not counted: no copy of the source could be "
+			"made", cc->argv[src], what);
 		return instrumented_step(cc, src, out, err);
 	}
 	cc->copy = &copy;
@@ -458,8 +474,8 @@ static int compile_instrumented(struct cc *cc, int src, const char *out,
 	lp_cc_copy_done(&copy, !status);
 	if (!status || ftruncate(err, 0) || lseek(err, 0, SEEK_SET))
 		return status;
-	lp_note("%s: %u [[likely]]/[[unlikely]] not counted: the copy that "
-		"counts them did not compile", cc->argv[src], u->attr.counted);
+	lp_note("%s: %s not counted: the copy that counts them did not "
+		"compile", cc->argv[src], what);
 	return instrumented_step(cc, src, out, err);
 }
 
@@ -471,7 +487,7 @@ static int compile_source(struct cc *cc, int src, const char *out)
 
 	if (cc->kind[src] == LP_ARG_OTHER_SRC)
 		return compile_step(cc, src, out, STEP_PLAIN, -1);
-	note_unseen_hints(cc->argv[src], &u);
+	note_unseen_hints(cc, cc->argv[src], &u);
 	diag_out = scratch_path(cc, cc->m.assembly ? ".s" : ".o");
 	diag_err = scratch_file();
 	err = scratch_file();
@@ -804,13 +820,16 @@ int cmd_cc(int argc, const char **argv)
 		fputs(is_cc ? usage_cc : usage_cxx, stdout);
 		return LP_EXIT_OK;
 	}
+	memset(&cc, 0, sizeof(cc));
+	/* ours, before the compiler's: a bad one compiles nothing */
+	argc = lp_hint_macros_take(&cc.macros, argc, argv,
+				   is_cxx ? usage_cxx : usage_cc);
 	if (!lp_cc_tls_setting_valid()) {
 		lp_error("LIKELYPROF_TLS is '%s'; it may be 'initial-exec' "
 			 "(the default) or 'dynamic'",
 			 getenv("LIKELYPROF_TLS"));
 		return LP_EXIT_ERROR;
 	}
-	memset(&cc, 0, sizeof(cc));
 	cc.clang = -1;
 	argc--;
 	argv++;
@@ -848,6 +867,7 @@ int cmd_cc(int argc, const char **argv)
 	free(cc.group.v);
 	free(cc.link.v);
 	free(cc.plain_lines.v);
+	lp_hint_macros_release(&cc.macros);
 	for (i = 0; i < cc.nowned; i++)
 		free(cc.owned[i]);
 	free(found);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cc/hintmacro.h"
 #include "builtin.h"
 #include "color.h"
 #include "filter.h"
@@ -44,6 +45,9 @@ static const char check_usage[] =
 	LP_POLICY_USAGE
 	"   --src DIR         find the sites in the source tree DIR: its\n"
 	"                     paths, current lines and spellings\n"
+	"   --hint-macro NAME[=1|0]\n"
+	"                     with --src: a call of NAME is a hint, as\n"
+	"                     likelyprof cc --hint-macro counted it\n"
 	"   --format json     one JSON object with every site and a summary\n"
 	"   --format sarif    SARIF 2.1.0, for code scanning\n"
 	"   --format html     one page to decide from: every site, sorting,\n"
@@ -383,6 +387,7 @@ struct check_opts {
 	double suggest_at;
 	unsigned long long suggest_min;
 	struct lp_filter filt;  /* --file, --function, --verdict */
+	struct lp_hint_macros macros;   /* --hint-macro, for --src */
 };
 
 static void parse_format(struct check_opts *o, const char *v)
@@ -410,6 +415,8 @@ static void parse_check_args(int argc, const char **argv,
 		} else if (lp_color_option(argv[k], check_usage)) {
 		} else if (lp_filter_option(&o->filt, argc, argv, &k,
 					    check_usage, 1)) {
+		} else if (lp_hint_macro_option(&o->macros, argc, argv, &k,
+						check_usage)) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--src",
 						check_usage))) {
 			o->src = v;
@@ -670,7 +677,8 @@ int cmd_check(int argc, const char **argv)
 	if (o.src)
 		lp_progress(0, "placing %zu site%s in '%s'", r.in.sites.nr,
 			    lp_plural(r.in.sites.nr), o.src);
-	if (o.src && lp_place_sites(o.src, &r.in.sites, &r.tree, &r.places))
+	if (o.src && lp_place_sites(o.src, &o.macros, &r.in.sites, &r.tree,
+				    &r.places))
 		goto out;
 	if (lp_suggest(&r.sug, r.in.ptrs, r.in.n, o.suggest_at,
 		       o.suggest_min) < 0)
@@ -703,6 +711,7 @@ int cmd_check(int argc, const char **argv)
 out:
 	check_run_release(&r);
 	lp_filter_release(&o.filt);
+	lp_hint_macros_release(&o.macros);
 	free(o.files);
 	return ret;
 }

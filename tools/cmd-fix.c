@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cc/hintmacro.h"
 #include "builtin.h"
 #include "write-file.h"
 #include "filter.h"
@@ -54,6 +55,10 @@ static const char fix_usage[] =
 	"without doubt are reported and left alone.\n"
 	"\n"
 	"   --src DIR         the source tree; nothing outside it is read\n"
+	"   --hint-macro NAME[=1|0]\n"
+	"                     a call of NAME is a hint, as likelyprof cc\n"
+	"                     --hint-macro counted it (likely, unlikely,\n"
+	"                     LIKELY and UNLIKELY are known already)\n"
 	"   --apply           change the files in place instead\n"
 	"   --settings        change hints that follow a setting of the\n"
 	"                     process too (check says which)\n"
@@ -432,6 +437,7 @@ int cmd_fix(int argc, const char **argv)
 {
 	struct lp_fix_run st;
 	struct lp_filter filt = LP_FILTER_INIT;
+	struct lp_hint_macros macros = LP_HINT_MACROS_INIT;
 	const char **files = lp_xcalloc((size_t)argc, sizeof(char *));
 	const char *src = NULL, *v;
 	size_t nfiles = 0, i;
@@ -458,6 +464,8 @@ int cmd_fix(int argc, const char **argv)
 			st.settings = 1;
 		} else if (lp_filter_option(&filt, argc, argv, &k, fix_usage,
 					    1)) {
+		} else if (lp_hint_macro_option(&macros, argc, argv, &k,
+						fix_usage)) {
 		} else if (lp_progress_option(argv[k])) {
 		} else if ((v = lp_option_value(argc, argv, &k, "--split",
 						fix_usage))) {
@@ -499,7 +507,7 @@ int cmd_fix(int argc, const char **argv)
 		note_settings(&st.in.sites);
 	lp_progress(0, "placing %zu site%s in '%s'", st.in.sites.nr,
 		    lp_plural(st.in.sites.nr), src);
-	st.tree = lp_tree_open(src, &err);
+	st.tree = lp_tree_open(src, &macros, &err);
 	if (!st.tree) {
 		lp_error("%s", err);
 		free(err);
@@ -532,6 +540,7 @@ out:
 	lp_tree_free(st.tree);
 	lp_inputs_release(&st.in);
 	lp_filter_release(&filt);
+	lp_hint_macros_release(&macros);
 	free(files);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cc/hintmacro.h"
 #include "bigmem.h"
 #include "builtin.h"
 #include "filter.h"
@@ -61,6 +62,9 @@ static const char report_usage[] =
 	"                     30, the kernel's cut; 0: the longest name's)\n"
 	"   --src DIR         html: each site's spelling and source line,\n"
 	"                     found in the tree DIR\n"
+	"   --hint-macro NAME[=1|0]\n"
+	"                     with --src: a call of NAME is a hint, as\n"
+	"                     likelyprof cc --hint-macro counted it\n"
 	"   --link URL        html: the link of a site, {file} and {line}\n"
 	"                     replaced (default: the file's path)\n"
 	"   --rows N          html: rows a page of the table, and the\n"
@@ -89,6 +93,7 @@ struct report_opts {
 	const char *pages;      /* -o DIR/: the page's folder */
 	unsigned long long rows;
 	struct lp_filter filt;  /* --file, --function */
+	struct lp_hint_macros macros;   /* --hint-macro, with --src */
 };
 
 /*-************************************
@@ -558,6 +563,8 @@ static int parse_options(int argc, const char **argv,
 		} else if (lp_output_option(argc, argv, &i, report_usage)) {
 		} else if (lp_filter_option(&o->filt, argc, argv, &i,
 					    report_usage, 0)) {
+		} else if (lp_hint_macro_option(&o->macros, argc, argv, &i,
+						report_usage)) {
 		} else if ((v = opt(argc, argv, &i, "--format"))) {
 			if (!strcmp(v, "kernel"))
 				o->format = FMT_KERNEL;
@@ -631,7 +638,8 @@ static int print_html(const struct report_opts *o, const char **files,
 	if (lp_inputs_read(&in, &pol, files, n))
 		goto out;
 	lp_filter_judged(&in.sites, &o->filt);
-	if (o->src && lp_place_sites(o->src, &in.sites, &tree, &places))
+	if (o->src && lp_place_sites(o->src, &o->macros, &in.sites, &tree,
+				     &places))
 		goto out;
 	h.workload = workload = lp_workload_text(in.profs, in.n);
 	lp_html_write(stdout, &in.sites, places, tree, &h);
@@ -739,7 +747,8 @@ int cmd_report(int argc, const char **argv)
 {
 	struct report_opts o = { FMT_KERNEL, LP_GROUP_SITE, 0, 0, 0,
 				 LP_KERNEL_FUNC_WIDTH, NULL, NULL, NULL,
-				 LP_HTML_ROWS, LP_FILTER_INIT };
+				 LP_HTML_ROWS, LP_FILTER_INIT,
+				 LP_HINT_MACROS_INIT };
 	struct lp_profile all = LP_PROFILE_INIT, folded = LP_PROFILE_INIT;
 	const struct lp_profile *view = &all;
 	struct lp_kernel_key *rows;
@@ -760,11 +769,13 @@ int cmd_report(int argc, const char **argv)
 		int ret = print_html(&o, argv + first, (size_t)(argc - first));
 
 		lp_filter_release(&o.filt);
+		lp_hint_macros_release(&o.macros);
 		return ret;
 	}
 	if (lp_read_profiles(&all, argv + first, argc - first) < 0) {
 		lp_profile_release(&all);
 		lp_filter_release(&o.filt);
+		lp_hint_macros_release(&o.macros);
 		return LP_EXIT_ERROR;
 	}
 	lp_progress_end();
@@ -774,6 +785,7 @@ int cmd_report(int argc, const char **argv)
 			lp_error("no site matches --file and --function");
 			lp_profile_release(&all);
 			lp_filter_release(&o.filt);
+			lp_hint_macros_release(&o.macros);
 			return LP_EXIT_ERROR;
 		}
 	}
@@ -786,6 +798,7 @@ int cmd_report(int argc, const char **argv)
 			lp_error("no sites in the profiles");
 		lp_profile_release(&all);
 		lp_filter_release(&o.filt);
+		lp_hint_macros_release(&o.macros);
 		return LP_EXIT_ERROR;
 	}
 	if (o.group != LP_GROUP_SITE) {
@@ -830,5 +843,6 @@ out:
 	lp_profile_release(&folded);
 	lp_profile_release(&all);
 	lp_filter_release(&o.filt);
+	lp_hint_macros_release(&o.macros);
 	return LP_EXIT_OK;
 }

@@ -31,17 +31,18 @@ static const struct cmd commands[] = {
 	{ "annotate", cmd_annotate, "the source with each hint's counts "
 	  "beside it", "--src --context -o --output --file --function "
 	  "--verdict --flip-at --remove-at --min-hits --setting-processes "
-	  "--restate-at" },
+	  "--restate-at --hint-macro" },
 	{ "c++", cmd_cc, "compile C++ with every __builtin_expect counted",
 	  NULL },
 	{ "cc", cmd_cc, "compile C with every __builtin_expect counted", NULL },
 	{ "check", cmd_check, "warn about annotations that are wrong",
 	  "--flip-at --remove-at --min-hits --setting-processes --restate-at "
 	  "--src --format --suggest-at --suggest-min --link --rows -o --output "
-	  "--file --function --verdict" },
+	  "--file --function --verdict --hint-macro" },
 	{ "fix", cmd_fix, "write the patches that remove or flip them",
 	  "--src --split --label --flip-at --remove-at --min-hits "
-	  "--setting-processes --restate-at --file --function --verdict" },
+	  "--setting-processes --restate-at --file --function --verdict "
+	  "--hint-macro" },
 	{ "judge", cmd_judge, "judge the hints of an unmodified binary",
 	  NULL },
 	/* NULL: merge reads its options in order, --weight N FILE binds */
@@ -51,7 +52,7 @@ static const struct cmd commands[] = {
 	  "-n --top --min-hits" },
 	{ "report", cmd_report, "print the kernel's branch_annotated table",
 	  "--format --group --min-hits --top --width --src --link --rows -o "
-	  "--output --file --function" },
+	  "--output --file --function --hint-macro" },
 	{ "run", cmd_run, "run a program and collect its merged profile",
 	  NULL },
 };

@@ -336,12 +336,13 @@ void lp_uri_put(FILE *f, const char *p)
 }
 
 
-int lp_place_sites(const char *src, const struct lp_judged_list *sites,
-		   struct lp_tree **tree, struct lp_place **places)
+int lp_place_sites(const char *src, const struct lp_hint_macros *macros,
+		   const struct lp_judged_list *sites, struct lp_tree **tree,
+		   struct lp_place **places)
 {
 	char *err = NULL;
 
-	*tree = lp_tree_open(src, &err);
+	*tree = lp_tree_open(src, macros, &err);
 	if (!*tree) {
 		lp_error("%s", err);
 		free(err);

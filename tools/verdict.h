@@ -68,12 +68,16 @@ int lp_place_stale(const struct lp_place *pl);
  */
 void lp_uri_put(FILE *f, const char *p);
 
+struct lp_hint_macros;
+
 /*! lp_place_sites() :
- *  Opens the tree @src and places every site of @sites in it (--src).
+ *  Opens the tree @src, with the names of @macros (--hint-macro; NULL:
+ *  none) as spellings, and places every site of @sites in it (--src).
  *  @return : 0 with *@tree and *@places (sites->nr of them) to free, or
  *            -1 after printing why the tree cannot be read.
  */
-int lp_place_sites(const char *src, const struct lp_judged_list *sites,
-		   struct lp_tree **tree, struct lp_place **places);
+int lp_place_sites(const char *src, const struct lp_hint_macros *macros,
+		   const struct lp_judged_list *sites, struct lp_tree **tree,
+		   struct lp_place **places);
 
 #endif /* LP_VERDICT_H */

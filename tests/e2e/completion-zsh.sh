@@ -31,7 +31,7 @@ END
 LIKELYPROF=$LIKELYPROF zsh -f "$SCRATCH/t.zsh" "$ROOT/completion" \
 	> "$SCRATCH/got" 2>&1 || fail "zsh: $(cat "$SCRATCH/got")"
 cat > "$SCRATCH/want" <<'END'
-compadd --help --version --format --group --min-hits --top --width --src --link --rows -o --file --function --output --progress
+compadd --help --version --format --group --min-hits --top --width --src --link --rows -o --hint-macro --file --function --output --progress
 compadd kernel csv json lcov html
 compadd text json sarif html
 files -/

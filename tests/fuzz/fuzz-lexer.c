@@ -489,7 +489,7 @@ static void locate(const uint8_t *data, size_t size,
 	size_t i;
 
 	write_tree(data, size);
-	t = lp_tree_open(tree_dir, &err);
+	t = lp_tree_open(tree_dir, NULL, &err);
 	if (!t)
 		fprintf(stderr, "lp_tree_open: %s\n", err);
 	FUZZ_CHECK(t);

@@ -75,7 +75,7 @@ static int place(struct lp_judged *v, size_t n, enum lp_prof_origin origin)
 	J.v = v;
 	J.nr = n;
 	J.origin = origin;
-	t = lp_tree_open(root, &err);
+	t = lp_tree_open(root, NULL, &err);
 	if (!t) {
 		LP_FAIL_("tree: %s", err);
 		free(err);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cc/attr.h"
+#include "cc/edits.h"
 #include "fix/lexer.h"
 #include "usage.h"
 
@@ -369,102 +370,27 @@ static const char *unclaimed(const struct lp_lexed *lx, size_t i)
 	return "on a statement that is no branch of a condition";
 }
 
-/* Appends @n bytes of @s to the copy, sized by write_copy(). */
-static void put(struct lp_attr_plan *out, const char *s, size_t n)
-{
-	memcpy(out->copy + out->copy_len, s, n);
-	out->copy_len += n;
-	out->copy[out->copy_len] = '\0';
-}
-
-/* `#line 1 "path"`, or 0 where @path cannot be spelled in one. */
-static int put_line_directive(struct lp_attr_plan *out, const char *path)
-{
-	const char *s;
-
-	if (strchr(path, '\n'))
-		return 0;
-	put(out, "#line 1 \"", 9);
-	for (s = path; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			put(out, "\\", 1);
-		put(out, s, 1);
-	}
-	put(out, "\"\n", 2);
-	return 1;
-}
-
-/* An edit of the copy: at byte @at, @text goes in or (NULL) @len blank. */
-struct edit {
-	size_t at, len;
-	const char *text;
-};
-
-static int edit_cmp(const void *a, const void *b)
-{
-	const struct edit *x = a, *y = b;
-
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return (x->text == NULL) - (y->text == NULL);   /* text first */
-}
-
-/* The attributes to blank and the conditions to wrap, in buffer order. */
-static struct edit *edits_of(const struct plan *p, size_t *n)
+/* The attributes to blank and the conditions to wrap, as edits. */
+static void add_edits(const struct plan *p, struct lp_copy_edits *e)
 {
 	const struct lp_lexed *lx = p->lx;
-	struct edit *e = lp_xcalloc(p->nattr + 2 * p->nwrap + 1, sizeof(*e));
-	size_t k;
+	size_t k, at;
 
-	*n = 0;
 	for (k = 0; k < p->nattr; k++) {
 		const struct attr *a = &p->attr[k];
 
 		if (!*a->why) {
-			e[*n].at = lx->tok[a->tok].start;
-			e[*n].len = lx->tok[a->tok + 4].end - e[*n].at;
-			(*n)++;
+			at = lx->tok[a->tok].start;
+			lp_copy_edit_add(e, at, lx->tok[a->tok + 4].end - at,
+					 NULL);
 		}
 	}
 	for (k = 0; k < p->nwrap; k++) {
-		e[*n].at = lx->tok[p->wrap[k].from].start;
-		e[(*n)++].text = "__builtin_expect(!!(";
-		e[*n].at = lx->tok[p->wrap[k].to].end;
-		e[(*n)++].text = p->wrap[k].expect ? "), 1)" : "), 0)";
+		lp_copy_edit_add(e, lx->tok[p->wrap[k].from].start, 0,
+				 "__builtin_expect(!!(");
+		lp_copy_edit_add(e, lx->tok[p->wrap[k].to].end, 0,
+				 p->wrap[k].expect ? "), 1)" : "), 0)");
 	}
-	qsort(e, *n, sizeof(*e), edit_cmp);
-	return e;
-}
-
-static void write_copy(const struct plan *p, struct lp_attr_plan *out,
-		       const char *path)
-{
-	const struct lp_lexed *lx = p->lx;
-	size_t n, k, at = 0, b;
-	struct edit *e;
-
-	/* the #line, the source, and each wrap's two insertions */
-	out->copy = lp_xmalloc(16 + 2 * strlen(path) + lx->len +
-			       32 * p->nwrap);
-	if (!put_line_directive(out, path)) {
-		lp_attr_plan_release(out);
-		return;
-	}
-	e = edits_of(p, &n);
-	for (k = 0; k < n; k++) {
-		put(out, lx->buf + at, e[k].at - at);
-		at = e[k].at;
-		if (e[k].text) {
-			put(out, e[k].text, strlen(e[k].text));
-			continue;
-		}
-		/* blanks, and the attribute's newlines kept for the lines */
-		for (b = at; b < at + e[k].len; b++)
-			put(out, lx->buf[b] == '\n' ? "\n" : " ", 1);
-		at += e[k].len;
-	}
-	put(out, lx->buf + at, lx->len - at);
-	free(e);
 }
 
 /* Every attribute hint of @lx found, and decided. */
@@ -489,7 +415,7 @@ static void plan_all(struct plan *p, const struct lp_lexed *lx)
 }
 
 void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
-		  const char *path)
+		  struct lp_copy_edits *e)
 {
 	struct plan p;
 	size_t k;
@@ -507,8 +433,7 @@ void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
 			out->skipped_line = lx->tok[a->tok].line;
 		}
 	}
-	if (p.nwrap)
-		write_copy(&p, out, path);
+	add_edits(&p, e);
 	free(p.attr);
 	free(p.wrap);
 }
@@ -541,13 +466,4 @@ size_t lp_attr_sites(const struct lp_lexed *lx, struct lp_attr_site **sites)
 	free(p.attr);
 	free(p.wrap);
 	return p.nwrap;
-}
-
-void lp_attr_plan_release(struct lp_attr_plan *p)
-{
-	if (!p)
-		return;
-	free(p->copy);
-	p->copy = NULL;
-	p->copy_len = 0;
 }

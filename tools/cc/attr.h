@@ -8,30 +8,25 @@
 #include <stddef.h>
 
 struct lp_lexed;
+struct lp_copy_edits;
 
 struct lp_attr_plan {
 	unsigned attributes;    /* every [[likely]]/[[unlikely]] seen */
 	unsigned counted;       /* of them, rewritten into a hint */
 	unsigned skipped_line;  /* the first one left as it is, or 0 */
 	const char *skipped_why;    /* and why (a static string) */
-	char *copy;             /* the source rewritten, or NULL; owned */
-	size_t copy_len;
 };
-
-#define LP_ATTR_PLAN_INIT { 0, 0, 0, NULL, NULL, 0 }
 
 /*! lp_attr_plan() :
  *  Finds the attribute hints of the source lexed in @lx and, where one
  *  controls a condition that can be wrapped (if, its else, while, for),
- *  writes a copy of the source with the attribute turned into
- *  __builtin_expect(!!(c), v) on that condition, line for line, after a
- *  #line naming @path: compiled with likelyprof.h, the copy counts each
- *  such hint on the source's own line.  @p->copy stays NULL when no
- *  hint could be rewritten.
+ *  adds to @e the edits of the copy (edits.c) that turn the attribute
+ *  into __builtin_expect(!!(c), v) on that condition: compiled with
+ *  likelyprof.h, the copy counts each such hint on the source's own
+ *  line.
  */
 void lp_attr_plan(struct lp_attr_plan *p, const struct lp_lexed *lx,
-		  const char *path);
-void lp_attr_plan_release(struct lp_attr_plan *p);
+		  struct lp_copy_edits *e);
 
 /* An attribute hint that lp_attr_plan() counts, as fix edits it. */
 struct lp_attr_site {

@@ -3,13 +3,16 @@
  *
  * The header counts what reaches __builtin_expect or
  * __builtin_expect_with_probability.  C++20's [[likely]] and [[unlikely]]
- * do not: likelyprof cc reads the source it compiles (with fix's lexer:
- * not in comments, strings or dead #if groups) and has attr.c rewrite
- * those it can into hints the header counts.  Without a word from us a
- * unit whose other attributes go uncounted would profile clean, which is
- * false comfort, so cc says once per unit what it left and why.  Headers
- * are not read: a form a header spells for the unit is not seen here, as
- * doc/likelyprof-cc.md says.
+ * do not, nor do the calls of a macro that a project defines away
+ * (sqlite's likely(X) is (X)), which cc --hint-macro names: likelyprof
+ * cc reads the source it compiles (with fix's lexer: not in comments,
+ * strings or dead #if groups) and has attr.c and hintmacro.c rewrite
+ * those it can into hints the header counts, in one copy (edits.c).
+ * Without a word from us a unit whose other attributes or calls go
+ * uncounted would profile clean, which is false comfort, so cc says
+ * once per unit what it left and why.  Headers are not read: a form a
+ * header spells for the unit is not seen here, as doc/likelyprof-cc.md
+ * says.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cc/edits.h"
 #include "cc/unseen.h"
 #include "fix/lexer.h"
 #include "usage.h"
@@ -42,9 +46,11 @@ static char *read_source(const char *path, size_t *len)
 	return buf;
 }
 
-void lp_unseen_scan(struct lp_unseen *u, const char *path)
+void lp_unseen_scan(struct lp_unseen *u, const char *path,
+		    const struct lp_hint_macros *m)
 {
 	struct lp_lexed lx = LP_LEXED_INIT;
+	struct lp_copy_edits e = LP_COPY_EDITS_INIT;
 	size_t len = 0;
 	char *buf = read_source(path, &len);
 
@@ -52,25 +58,63 @@ void lp_unseen_scan(struct lp_unseen *u, const char *path)
 	if (!buf)
 		return;
 	lp_lex(&lx, buf, len);
-	lp_attr_plan(&u->attr, &lx, path);
+	lp_attr_plan(&u->attr, &lx, &e);
+	lp_hint_macro_plan(&u->macros, m, &lx, &e);
+	if (e.nr && lp_copy_write(&lx, &e, path, &u->copy, &u->copy_len))
+		u->copy = NULL;
+	lp_copy_edits_release(&e);
 	lp_lexed_release(&lx);
 	free(buf);
 }
 
 void lp_unseen_release(struct lp_unseen *u)
 {
-	lp_attr_plan_release(&u->attr);
+	free(u->copy);
+	u->copy = NULL;
+	u->copy_len = 0;
+}
+
+/* "N of M WHAT (first at line L: why)" into @out, or 0 with no N. */
+static int left(char *out, size_t n, unsigned all, unsigned counted,
+		const char *what, unsigned line, const char *why)
+{
+	unsigned n_left = all - counted;
+
+	if (!n_left)
+		return 0;
+	snprintf(out, n, "%u of %u %s (%sline %u: %s)", n_left, all, what,
+		 n_left > 1 ? "first at " : "", line, why);
+	return 1;
 }
 
 int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n)
 {
 	const struct lp_attr_plan *a = &u->attr;
-	unsigned left = a->attributes - a->counted;
+	const struct lp_hint_macro_plan *m = &u->macros;
+	char attr[200], macros[200];
+	int has_a = left(attr, sizeof(attr), a->attributes, a->counted,
+			 "[[likely]]/[[unlikely]]", a->skipped_line,
+			 a->skipped_why);
+	int has_m = left(macros, sizeof(macros), m->calls, m->counted,
+			 "hint macro calls", m->skipped_line, m->skipped_why);
 
-	if (!left)
+	if (!has_a && !has_m)
 		return 0;
-	snprintf(out, n, "%u of %u [[likely]]/[[unlikely]] (%sline %u: %s)",
-		 left, a->attributes, left > 1 ? "first at " : "",
-		 a->skipped_line, a->skipped_why);
+	snprintf(out, n, "%s%s%s", has_a ? attr : "",
+		 has_a && has_m ? "; " : "", has_m ? macros : "");
 	return 1;
+}
+
+void lp_unseen_counted(const struct lp_unseen *u, char *out, size_t n)
+{
+	char attr[64] = "", macros[64] = "";
+
+	if (u->attr.counted)
+		snprintf(attr, sizeof(attr), "%u [[likely]]/[[unlikely]]",
+			 u->attr.counted);
+	if (u->macros.counted)
+		snprintf(macros, sizeof(macros), "%u hint macro calls",
+			 u->macros.counted);
+	snprintf(out, n, "%s%s%s", attr, *attr && *macros ? " and " : "",
+		 macros);
 }

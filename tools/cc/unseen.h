@@ -1,5 +1,6 @@
 /*
- * unseen.h - the hint forms of a source that likelyprof cc cannot count
+ * unseen.h - the hint forms of a source that the header does not see,
+ * and the copy of the source in which likelyprof cc counts them
  */
 #ifndef LP_CC_UNSEEN_H
 #define LP_CC_UNSEEN_H
@@ -7,19 +8,25 @@
 #include <stddef.h>
 
 #include "cc/attr.h"
+#include "cc/hintmacro.h"
 
 struct lp_unseen {
 	struct lp_attr_plan attr;   /* [[likely]], [[unlikely]] */
+	struct lp_hint_macro_plan macros;   /* calls of --hint-macro names */
+	char *copy;             /* the source rewritten, or NULL; owned */
+	size_t copy_len;
 };
 
 /*! lp_unseen_scan() :
  *  Reads the file @path for the hints that the header does not see,
- *  outside comments, strings and dead #if groups: the attribute hints,
- *  and a copy of the file in which those that can be are counted
- *  (attr.c).  A file that cannot be read (or is not a regular file) has
- *  none.  lp_unseen_release() frees the copy.
+ *  outside comments, strings and dead #if groups: the attribute hints
+ *  (attr.c) and the calls of the hint macros @m (hintmacro.c), and
+ *  writes a copy of the file in which those that can be are counted
+ *  (NULL when there are none).  A file that cannot be read (or is not
+ *  a regular file) has none.  lp_unseen_release() frees the copy.
  */
-void lp_unseen_scan(struct lp_unseen *u, const char *path);
+void lp_unseen_scan(struct lp_unseen *u, const char *path,
+		    const struct lp_hint_macros *m);
 void lp_unseen_release(struct lp_unseen *u);
 
 /*! lp_unseen_describe() :
@@ -27,5 +34,12 @@ void lp_unseen_release(struct lp_unseen *u);
  *  @return : 0 when there are none (and @out is untouched), else 1.
  */
 int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n);
+
+/*! lp_unseen_counted() :
+ *  Words into @out what the copy counts ("3 [[likely]]/[[unlikely]]",
+ *  "40 hint macro calls", or both joined by "and"), for a note that
+ *  they are not counted after all.
+ */
+void lp_unseen_counted(const struct lp_unseen *u, char *out, size_t n);
 
 #endif /* LP_CC_UNSEEN_H */

@@ -867,6 +867,68 @@ static void align_groups(struct lp_tree *t, const struct lp_judged_list *J,
 	}
 }
 
+/* Token @i calls a macro of the tree's on @p's condition: cc's by name? */
+static int unknown_hint_macro(struct lp_tree *t, const struct lp_srcfile *f,
+			      const struct lp_judged *p, size_t i)
+{
+	const struct lp_lexed *lx = &f->lx;
+	size_t from[2], to[2];
+	char *name, *arg;
+	int r;
+
+	if (!lp_tok_call(lx, i, lx->nr) || lp_tok_keyword(lx, i) ||
+	    lp_tok_args(lx, i + 1, from, to, 2) != 1 || !p->cond)
+		return 0;
+	name = lp_tok_dup(lx, i);
+	r = lp_tree_defines(t, name);
+	free(name);
+	if (!r)
+		return 0;
+	arg = lp_tok_text(lx, from[0], to[0]);
+	r = lp_cond_compare(t, p->cond, arg) >= LP_COND_EXPANDED;
+	free(arg);
+	return r;
+}
+
+/*
+ * A macro that cc counted by name (--hint-macro) is no spelling unless
+ * fix is told so too.  A site left unplaced on a line that calls one
+ * gets that true reason, not a guess at which annotation it was.
+ */
+static void refuse_unknown_forms(struct lp_tree *t,
+				 const struct lp_srcfile *f,
+				 const struct lp_judged *p,
+				 struct lp_place *pl)
+{
+	const struct lp_lexed *lx;
+	size_t i, macro = LP_NO_MATCH;
+	char *name;
+
+	if (pl->placed || !f || !f->loaded)
+		return;
+	lx = &f->lx;
+	for (i = 0; i < lx->nr; i++) {
+		const struct lp_token *tk = &lx->tok[i];
+
+		if ((long)tk->line != p->line || tk->kind != LP_TOK_IDENT ||
+		    (tk->flags & LP_TOKF_DEAD))
+			continue;
+		if (lp_tok_hint(t, lx, i))
+			return;         /* a spelling: the guess stands */
+		if (macro == LP_NO_MATCH && unknown_hint_macro(t, f, p, i))
+			macro = i;
+	}
+	if (macro == LP_NO_MATCH)
+		return;
+	name = lp_tok_dup(lx, macro);
+	free(pl->reason);
+	pl->reason = lp_xstrfmt("line %ld calls %s(), which the tree defines "
+				"as no hint: if likelyprof cc --hint-macro %s "
+				"counted it, give --hint-macro %s here too",
+				p->line, name, name, name);
+	free(name);
+}
+
 void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		   struct lp_place *out)
 {
@@ -897,6 +959,8 @@ void lp_tree_place(struct lp_tree *t, const struct lp_judged_list *J,
 		if (f)
 			place_by_history(t, &J->v[i], &out[i], f, fs, kernel);
 	}
+	for (i = 0; i < J->nr; i++)
+		refuse_unknown_forms(t, file_of[i], &J->v[i], &out[i]);
 	for (i = 0; i < J->nr; i++)
 		if (lp_verdict_changes(J->v[i].j.verdict))
 			out[i].quoted = lp_history_quoted(t, &J->v[i]);

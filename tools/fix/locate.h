@@ -113,13 +113,16 @@ struct lp_place {
 };
 
 struct lp_tree;
+struct lp_hint_macros;
 
 /*! lp_tree_open() :
  *  Walks @src (not following symlinks, skipping .git) and reads the
- *  tree's spellings of __builtin_expect.
+ *  tree's spellings of __builtin_expect; the names of @macros (NULL:
+ *  none), which cc --hint-macro counted, are spellings too.
  *  @return : the tree, or NULL with *@err set to a message to free.
  */
-struct lp_tree *lp_tree_open(const char *src, char **err);
+struct lp_tree *lp_tree_open(const char *src,
+			     const struct lp_hint_macros *macros, char **err);
 void lp_tree_free(struct lp_tree *t);
 
 /* The tree's real path. */

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cc/hintmacro.h"
 #include "fix/tree.h"
 #include "fold.h"
 #include "usage.h"
@@ -683,7 +684,29 @@ static void name_defines_release(struct lp_tree *t)
 	t->ndefnames = 0;
 }
 
-struct lp_tree *lp_tree_open(const char *src, char **err)
+/*
+ * The names cc --hint-macro counted: a call of one is a hint of the
+ * direction given, though the tree defines it as no __builtin_expect
+ * (sqlite's likely(X) is (X)); likely and unlikely are known already.
+ */
+static void add_hint_macros(struct lp_tree *t,
+			    const struct lp_hint_macros *m)
+{
+	size_t k, i;
+
+	for (k = 0; m && k < m->nr; k++) {
+		for (i = 0; i < t->nhints; i++)
+			if (!strcmp(t->hints[i].name, m->v[k].name))
+				break;
+		if (i < t->nhints)
+			t->hints[i].expect = m->v[k].expect;
+		else
+			add_hint(t, m->v[k].name, m->v[k].expect, 1, 0, -1, 0);
+	}
+}
+
+struct lp_tree *lp_tree_open(const char *src,
+			     const struct lp_hint_macros *macros, char **err)
 {
 	struct lp_tree *t;
 	struct lp_hint *h;
@@ -721,6 +744,7 @@ struct lp_tree *lp_tree_open(const char *src, char **err)
 		     3, 0, 1, 0);
 	h->stated = 1;
 	h->prob_arg = 2;
+	add_hint_macros(t, macros);
 	scan_macros(t);
 	if (t->nmacros)
 		qsort(t->macros, t->nmacros, sizeof(*t->macros), cmp_macro);
