@@ -179,13 +179,9 @@ static void judge_recs(void *ctx, struct lp_mrec *m, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct lp_prof_site *r = &m[i].s;
 
-		if (!r->has_votes) {
-			struct lp_counts one;
-
-			lp_counts_of_site(&one, r);
-			m[i].vote = (signed char)lp_policy_vote_stated(
-				s->pol, &one, r->expect, r->prob);
-		}
+		if (!r->has_votes)
+			m[i].vote = (signed char)lp_policy_vote_site(s->pol,
+								      r);
 		if (!r->has_procs && s->one_process &&
 		    r->expect != LP_EXPECT_IF)
 			m[i].way = (unsigned char)lp_counts_way(

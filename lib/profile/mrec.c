@@ -50,7 +50,8 @@ static inline int num(const char *s, size_t n, uint64_t *v)
 static inline int expect_of(const char *s, size_t n, long *v,
 			    unsigned int *prob)
 {
-	const char *at = memchr(s, '@', n);
+	/* the one byte of "1", "0" or "?" is no call to memchr() */
+	const char *at = n > 1 ? memchr(s, '@', n) : NULL;
 	uint64_t x;
 
 	*prob = 0;
@@ -270,6 +271,7 @@ int lp_mrec_parse(struct lp_mrec *m, const char *line, size_t len,
 {
 	const char *f1 = line + 5, *end = line + len, *tabs[MAX_TABS];
 	struct lp_prof_site *s = &m->s;
+	uint64_t lineno;
 	int nr, bsl;
 
 	if (len < 5 || len > INT_MAX || memcmp(line, "site\t", 5))
@@ -292,9 +294,10 @@ int lp_mrec_parse(struct lp_mrec *m, const char *line, size_t len,
 	    !num(tabs[1] + 1, (size_t)(tabs[2] - tabs[1] - 1), &s->constant) ||
 	    !expect_of(tabs[2] + 1, (size_t)(tabs[3] - tabs[2] - 1),
 		       &s->expect, &s->prob) ||
-	    lp_parse_lineno(tabs[4] + 1, (size_t)(tabs[5] - tabs[4] - 1),
-			    &s->line) < 0)
+	    !num(tabs[4] + 1, (size_t)(tabs[5] - tabs[4] - 1), &lineno) ||
+	    !lineno || lineno > INT_MAX)
 		return 0;
+	s->line = (long)lineno;
 	if (nr > 10 && !parse_tail(s, f1, tabs, nr, end))
 		return 0;
 	return set_text(m, tabs, nr, end, bsl, pool);

@@ -182,6 +182,26 @@ int lp_policy_vote_stated(const struct lp_policy *pol,
 	return lp_verdict_changes(v) ? -1 : 0;
 }
 
+int lp_policy_vote_site(const struct lp_policy *pol,
+			const struct lp_prof_site *s)
+{
+	struct lp_counts c;
+
+	if (s->has_samples) {
+		lp_counts_of_site(&c, s);
+		return lp_policy_vote_stated(pol, &c, s->expect, s->prob);
+	}
+	/*
+	 * A merge votes on every record it reads: only the fields the
+	 * judgement of counts reads are filled, not the whole struct.
+	 */
+	c.correct = s->correct;
+	c.incorrect = s->incorrect;
+	c.constant = s->constant;
+	c.has_samples = 0;
+	return lp_policy_vote_stated(pol, &c, s->expect, s->prob);
+}
+
 enum lp_way lp_counts_way(uint64_t correct, uint64_t incorrect,
 			  uint64_t constant)
 {

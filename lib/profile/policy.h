@@ -192,6 +192,9 @@ enum lp_verdict lp_policy_judge_stated(const struct lp_policy *pol,
  */
 int lp_policy_vote(const struct lp_policy *pol, const struct lp_counts *c,
 		   long expect);
+/* ... of one record, as merge votes on each record it reads */
+int lp_policy_vote_site(const struct lp_policy *pol,
+			const struct lp_prof_site *s);
 /* ... of a hint with a stated probability @prob (0: none) */
 int lp_policy_vote_stated(const struct lp_policy *pol,
 			  const struct lp_counts *c, long expect,
