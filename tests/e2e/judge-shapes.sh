@@ -31,6 +31,9 @@
 #   - the shapes after it (a continue, returns of two values, a goto, a
 #     two-part loop condition, ...) are held to the first rule only:
 #     exact where judge can tell, and then right;
+#   - __builtin_expect_with_probability is found, its number kept (the
+#     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
+#     and where exact it is restated as the instrumented build's is;
 #   - --explain says why, once, for every site that is not exact, and
 #     for no exact one.
 . "$(dirname "$0")/lib.sh"
@@ -116,6 +119,10 @@ for cc in gcc clang; do
 			fail "$v: check does not say line 83 never ran"
 		! grep -q '^extra\.c:' $v.sites ||
 			fail "$v: extra.c, not in the binary, is in the profile"
+		for e in '1@0.9' '?@0.2'; do
+			awk -F'\t' -v e="$e" '$5 == e' $v.lprof | grep -q . ||
+				fail "$v: no stated probability $e in the profile"
+		done
 		grep -q '^shapes\.c:111 .* exact$' $v.sites ||
 			fail "$v: the chain of two tests is not exact"
 		grep -q '^shapes\.c:132 .* exact$' $v.sites ||

@@ -711,7 +711,9 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		s.unit = hint->unit;
 		s.cond = hint->cond;
 		s.line = hint->line;
-		s.expect = hint->expect;
+		/* a number below one half: "?", as the instrumented record */
+		s.expect = hint->rare ? LP_EXPECT_UNKNOWN : hint->expect;
+		s.prob = hint->prob;
 		nidx = read_line(&s, &lj, hint, &runs, real, idx, &t);
 		if ((lj.shared || lj.unsure) && !lj.layout && same_line == 1 &&
 		    !in->sampled &&

@@ -121,6 +121,30 @@ static long expect_value(const char *s)
 	return *end ? LP_EXPECT_UNKNOWN : v;
 }
 
+/*
+ * The stated probability of a __builtin_expect_with_probability as the
+ * preprocessor left it (0.9, 0.9f, (0.9)): 1 + millionths, or 0 when it
+ * is no plain number in 0..1.
+ */
+static unsigned int prob_value(const char *s)
+{
+	char *end;
+	double p;
+
+	while (*s == '(')
+		s++;
+	p = strtod(s, &end);
+	if (end == s)
+		return 0;
+	while (*end == 'f' || *end == 'F' || *end == 'l' || *end == 'L')
+		end++;
+	while (*end == ')')
+		end++;
+	if (*end || !(p >= 0.0 && p <= 1.0))
+		return 0;
+	return 1u + (unsigned int)(p * 1000000.0 + 0.5);
+}
+
 struct scan {
 	struct lp_hints *out;
 	const char *root;       /* real path of the source folder, with / */
@@ -172,7 +196,8 @@ static const char *real_of(struct scan *sc, char *name)
 
 static void add_hint(struct scan *sc, const char *func, int loop,
 		     const char *cond, const char *cond_end, const char *arg2,
-		     const char *arg2_end)
+		     const char *arg2_end, const char *arg3,
+		     const char *arg3_end)
 {
 	struct lp_hint h;
 	char *e2 = squeeze(arg2, arg2_end);
@@ -189,6 +214,20 @@ static void add_hint(struct scan *sc, const char *func, int loop,
 	h.expect = expect_value(e2);
 	h.loop = loop;
 	free(e2);
+	if (arg3) {
+		char *e3 = squeeze(arg3, arg3_end);
+
+		h.prob = prob_value(e3);
+		free(e3);
+		/* a number it cannot read: no way to read the jumps by */
+		if (!h.prob)
+			h.expect = LP_EXPECT_UNKNOWN;
+		h.rare = h.prob && h.prob - 1 < 500000;
+		if (h.rare && (h.expect == 0 || h.expect == 1))
+			h.expect = !h.expect;
+		else if (h.rare)
+			h.expect = LP_EXPECT_UNKNOWN;
+	}
 	/* a header's hint is seen by every unit that includes it: once */
 	for (i = 0; i < sc->out->nr; i++) {
 		const struct lp_hint *o = &sc->out->v[i];
@@ -304,7 +343,10 @@ static int whole_condition(const char *s, const char *e)
 		s++;
 	if (e - s < 16 || memcmp(s, "__builtin_expect", 16))
 		return 0;
-	for (s += 16; s < e && *s != '('; s++)
+	s += 16;
+	if (e - s >= 17 && !memcmp(s, "_with_probability", 17))
+		s += 17;
+	for (; s < e && *s != '('; s++)
 		if (!strchr(" \t\n", *s))
 			return 0;
 	for (; s < e; s++) {
@@ -449,11 +491,14 @@ static void body_token(struct bodies *bs, struct lp_hints *out, char c,
 	}
 }
 
-/* __builtin_expect's arguments from @p on: a hint, when in the tree. */
+/*
+ * __builtin_expect's arguments from @p on (and a stated probability's,
+ * @stated): a hint, when in the tree.
+ */
 static void expect_call(struct scan *sc, const char *p, const char *func,
-			int loop)
+			int loop, int stated)
 {
-	const char *q = p, *a1, *a2 = NULL;
+	const char *q = p, *a1, *a2 = NULL, *a3 = NULL;
 	int depth = 0;
 
 	while (*q == ' ' || *q == '\n')
@@ -470,11 +515,18 @@ static void expect_call(struct scan *sc, const char *p, const char *func,
 			if (!--depth)
 				break;
 		} else if (*q == ',' && depth == 1) {
+			/* the last two commas split off value and number */
+			if (stated && a2)
+				a3 = a2;
 			a2 = q + 1;
 		}
 	}
-	if (*q && a2 && sc->in_tree)
-		add_hint(sc, func, loop, a1, a2 - 1, a2, q);
+	if (!*q || !a2 || !sc->in_tree || (stated && !a3))
+		return;
+	if (stated)
+		add_hint(sc, func, loop, a1, a3 - 1, a3, a2 - 1, a2, q);
+	else
+		add_hint(sc, func, loop, a1, a2 - 1, a2, q, NULL, NULL);
 }
 
 /*
@@ -618,9 +670,11 @@ static void scan_text(struct scan *sc, const char *p)
 			if (brace && n == 6 && !memcmp(s, "return", 6))
 				note_return(sc, p);
 			sc->if_first = sc->if_last = 0;
-			if (n == 16 && !memcmp(s, "__builtin_expect", 16)) {
+			if ((n == 16 || n == 33) &&
+			    !memcmp(s, n == 16 ? "__builtin_expect" :
+				    "__builtin_expect_with_probability", n)) {
 				expect_call(sc, p, func,
-					    in_loop_condition(&ps));
+					    in_loop_condition(&ps), n == 33);
 				/* lines inside are counted as we go on */
 				continue;
 			}

@@ -165,6 +165,14 @@ struct lp_hint {
 	long line;
 	long expect;            /* 0, 1, or LP_EXPECT_UNKNOWN */
 	/*
+	 * A __builtin_expect_with_probability's number (1 + millionths, as
+	 * lp_prof_site.prob; 0: none).  @rare: it was below one half, so
+	 * @expect is the other value, the way the jumps are read, while
+	 * the record says "?" as the instrumented build's does.
+	 */
+	unsigned int prob;
+	int rare;
+	/*
 	 * In the controlling expression of a while, for or do-while: the
 	 * only place where a backward jump of its line is the loop's, taken
 	 * when the condition holds.

@@ -164,7 +164,7 @@ static void add_process(const struct pass *p, const struct lp_insns *in,
 		one.constant = 0;
 		one.has_votes = one.has_procs = one.has_samples = 0;
 		lp_counts_of_site(&c, &one);
-		vote = lp_policy_vote(&pol, &c, s->expect);
+		vote = lp_policy_vote_stated(&pol, &c, s->expect, s->prob);
 		s->votes_right += vote > 0;
 		s->votes_wrong += vote < 0;
 		way = lp_counts_way(r, w, 0);

@@ -7,6 +7,24 @@
 
 #include "shapes.h"
 
+/*
+ * Stated probabilities: one above one half (read as likely), one below
+ * (the value is the rare one: read as unlikely, recorded as "?"), both
+ * wrong about what came, so check restates them.
+ */
+static __attribute__((noinline)) int stated(const int *v, int n)
+{
+	int s = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (__builtin_expect_with_probability(v[i] % 5 == 0, 1, 0.9))
+			s += v[i] / 5;
+		if (__builtin_expect_with_probability(v[i] % 3 != 0, 1, 0.2))
+			s -= i;
+	}
+	return s;
+}
+
 int main(int argc, char **argv)
 {
 	static int v[4000];
@@ -28,6 +46,7 @@ int main(int argc, char **argv)
 		sum += cont_end(v, 4000) + bad_cont(v, 4000);
 		sum += scan_to(v + round, 4000 - round);
 		sum += with_goto(v, 4000 - round);
+		sum += stated(v, 4000);
 		for (i = 0; i < 4000; i++) {
 			sum += or_ret(v[i] % 100 - 5, v[(i * 3) % 4000] % 100 - 2);
 			sum += two_errs(v, 4000, i - 3);
