@@ -844,6 +844,10 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #define LP_C_QUIET_END_
 #endif
 
+/* A case label's hint (lp__expect_case in C++): C has no such labels. */
+#define lp__expect_case(text, line, e, c) __builtin_expect(e, c)
+#define lp__auto __auto_type
+
 #ifdef LP_PLAIN_LINES_
 #define __builtin_expect(...) LP_EXPECT_OR_PLAIN_(C, __LINE__, __VA_ARGS__)
 #define __builtin_expect_with_probability(...)                          \
@@ -1039,14 +1043,25 @@ LP_CXX_INLINE_ long lp__hit_prob(long v, long c, bool rare, long expect,
 #define LP_CXX_QUIET_END_
 #endif
 
-#define LP_EXPECT_CXX_(e, c, n)                                              \
+#define LP_EXPECT_CXX_(e, c, n) LP_EXPECT_CXX_AS_(e, c, n, #e, __LINE__)
+#define LP_EXPECT_CXX_AS_(e, c, n, text, line)                               \
 	LP_CXX_QUIET_BEGIN_                                                  \
 	(__builtin_is_constant_evaluated() ? (__builtin_expect)((e), (c))   \
 	 : (__builtin_expect)(lp__hit<n>((e), (c),                           \
 		__builtin_constant_p(c) ? (c) : LP_EXPECT_UNKNOWN,           \
-		__FILE__, __builtin_FUNCTION(), #e, __BASE_FILE__, __LINE__), \
+		__FILE__, __builtin_FUNCTION(), text, __BASE_FILE__, line),  \
 		(c)))                                                        \
 	LP_CXX_QUIET_END_
+
+/*
+ * likelyprof cc's copy of a switch whose case labels carry [[likely]] or
+ * [[unlikely]] (tools/cc/cases.c) tests the switch's value at its head,
+ * against each attributed label: a hint recorded with the label's text
+ * and line, where the user wrote it.  lp__auto holds the value once.
+ */
+#define lp__expect_case(text, line, e, c)                               \
+	LP_EXPECT_CXX_AS_(e, c, __COUNTER__, text, line)
+#define lp__auto auto
 
 #define LP_PROB_CXX_(e, c, p, n)                                             \
 	LP_CXX_QUIET_BEGIN_                                                  \

@@ -23,17 +23,13 @@
 #include <string.h>
 
 #include "cc/attr.h"
+#include "cc/cases.h"
 #include "cc/edits.h"
+#include "cc/stmt.h"
 #include "fix/lexer.h"
 #include "usage.h"
 
 #define NONE LP_NO_MATCH
-
-struct attr {
-	size_t tok;             /* its first '[' */
-	int likely;             /* 1: [[likely]], 0: [[unlikely]] */
-	const char *why;        /* NULL until decided; "" once counted */
-};
 
 /*
  * A condition to wrap: tokens [from, to] of the statement at @stmt,
@@ -43,191 +39,23 @@ struct attr {
 struct wrap {
 	size_t stmt, from, to;
 	int expect;
-	const struct attr *then, *other;
+	const struct lp_attr_mark *then, *other;
 };
-
-struct plan {
-	const struct lp_lexed *lx;
-	struct attr *attr;
-	size_t nattr;
-	struct wrap *wrap;
-	size_t nwrap;
-};
-
-static int skipped(const struct lp_lexed *lx, size_t i)
-{
-	return lx->tok[i].flags & (LP_TOKF_PP | LP_TOKF_DEAD);
-}
 
 static int is(const struct lp_lexed *lx, size_t i, const char *s)
 {
-	return i < lx->nr && lp_tok_is(lx, i, s);
+	return lp_stmt_is(lx, i, s);
 }
 
-/* The attribute hint starting at token @i, or NULL. */
-static struct attr *attr_at(struct plan *p, size_t i)
-{
-	size_t k;
-
-	for (k = 0; k < p->nattr; k++)
-		if (p->attr[k].tok == i)
-			return &p->attr[k];
-	return NULL;
-}
-
-/* After the bracket pair opened at @i, or NONE when it has no match. */
-static size_t past(const struct lp_lexed *lx, size_t i)
-{
-	return lx->tok[i].match == NONE ? NONE : lx->tok[i].match + 1;
-}
-
-static size_t stmt_end(const struct lp_lexed *lx, size_t i);
-
-/* The end of `if [constexpr] (c) S [else S]` starting at token @i. */
-static size_t if_end(const struct lp_lexed *lx, size_t i)
-{
-	size_t j = i + 1, end;
-
-	while (is(lx, j, "constexpr") || is(lx, j, "consteval") ||
-	       is(lx, j, "!"))
-		j++;
-	if (is(lx, j, "("))
-		j = past(lx, j);
-	end = j == NONE ? NONE : stmt_end(lx, j);
-	if (end != NONE && is(lx, end + 1, "else"))
-		end = stmt_end(lx, end + 2);
-	return end;
-}
-
-/*
- * The last token of the statement that starts at token @i, or NONE
- * where it cannot be told (the block closes first, a directive splits
- * it): enough of C++'s statements to find the `else` of an `if`.
- */
-static size_t stmt_end(const struct lp_lexed *lx, size_t i)
-{
-	size_t t;
-
-	if (i >= lx->nr || skipped(lx, i))
-		return NONE;
-	if (is(lx, i, "[") && is(lx, i + 1, "["))
-		return past(lx, i) == NONE ? NONE : stmt_end(lx, past(lx, i));
-	if (is(lx, i, "{"))
-		return lx->tok[i].match;
-	if (is(lx, i, "if"))
-		return if_end(lx, i);
-	if (is(lx, i, "while") || is(lx, i, "for") || is(lx, i, "switch"))
-		return is(lx, i + 1, "(") && past(lx, i + 1) != NONE
-		       ? stmt_end(lx, past(lx, i + 1)) : NONE;
-	if (is(lx, i, "do")) {
-		t = stmt_end(lx, i + 1);
-		if (t == NONE || !is(lx, t + 1, "while") ||
-		    !is(lx, t + 2, "(") || past(lx, t + 2) == NONE)
-			return NONE;
-		t = past(lx, t + 2);
-		return is(lx, t, ";") ? t : NONE;
-	}
-	if (is(lx, i, "try") && is(lx, i + 1, "{")) {
-		t = lx->tok[i + 1].match;
-		while (t != NONE && is(lx, t + 1, "catch") &&
-		       is(lx, t + 2, "(") && past(lx, t + 2) != NONE &&
-		       is(lx, past(lx, t + 2), "{"))
-			t = lx->tok[past(lx, t + 2)].match;
-		return t;
-	}
-	if (is(lx, i, "case") || is(lx, i, "default")) {
-		for (t = i + 1; t < lx->nr && !is(lx, t, ":"); t++)
-			if (skipped(lx, t) || is(lx, t, ";"))
-				return NONE;
-		return stmt_end(lx, t + 1);
-	}
-	/* an expression, a declaration, a jump: up to its ';' */
-	for (t = i; t < lx->nr; t++) {
-		const struct lp_token *k = &lx->tok[t];
-
-		if (skipped(lx, t))
-			return NONE;
-		if (is(lx, t, ";"))
-			return t;
-		if (k->kind == LP_TOK_PUNCT && strchr(")]}", lx->buf[k->start]))
-			return NONE;
-		if (k->match != NONE && k->match > t)
-			t = k->match;
-	}
-	return NONE;
-}
-
-/* The next token at the depth of @i within [i, to], skipping brackets. */
-static size_t next_top(const struct lp_lexed *lx, size_t i)
-{
-	const struct lp_token *k = &lx->tok[i];
-
-	return k->match != NONE && k->match > i ? k->match + 1 : i + 1;
-}
-
-static int is_word(const struct lp_lexed *lx, size_t i)
-{
-	static const char *const ops[] = {
-		"and", "or", "not", "xor", "bitand", "bitor", "compl",
-		"not_eq", "and_eq", "or_eq", "xor_eq", "return", "sizeof"
-	};
-
-	return lx->tok[i].kind == LP_TOK_IDENT &&
-	       !lp_tok_is_any(lx, i, ops, sizeof(ops) / sizeof(ops[0]));
-}
-
-/*
- * Whether the `=` or `{` at @eq (after @prev and @pprev at its depth,
- * NONE where there is none) declares what it initialises: `T x = e`,
- * `T *x = e`, `T x{e}`, `auto [a, b] = e`, but not `x = e`, `*p = e`,
- * `a.b = e` or `S{1}`.
- */
-static int declares(const struct lp_lexed *lx, size_t prev, size_t pprev)
-{
-	size_t open;
-
-	if (prev == NONE)
-		return 0;
-	if (is(lx, prev, "]")) {
-		open = lx->tok[prev].match;
-		return open != NONE && open > 0 &&
-		       (is(lx, open - 1, "auto") || is(lx, open - 1, "&") ||
-			is(lx, open - 1, "&&"));
-	}
-	if (!is_word(lx, prev) || pprev == NONE)
-		return 0;
-	if (is_word(lx, pprev) || is(lx, pprev, ">"))
-		return 1;
-	return (is(lx, pprev, "*") || is(lx, pprev, "&") ||
-		is(lx, pprev, "&&")) && pprev > 0 &&
-	       (is_word(lx, pprev - 1) || is(lx, pprev - 1, ">"));
-}
-
-/*
- * Why the condition in tokens [from, to] cannot be wrapped in an
- * expectation, or NULL when it can.
- */
-static const char *unwrappable(const struct lp_lexed *lx, size_t from,
-			       size_t to)
-{
-	size_t t, prev = NONE, pprev = NONE;
-
-	if (from > to)
-		return "no condition";
-	for (t = from; t <= to; t++)
-		if (skipped(lx, t))
-			return "a directive inside the condition";
-	for (t = from; t <= to; t = next_top(lx, t)) {
-		if (is(lx, t, ";"))
-			return "an init-statement before the condition";
-		if ((is(lx, t, "=") || is(lx, t, "{")) &&
-		    declares(lx, prev, pprev))
-			return "the condition is a declaration";
-		pprev = prev;
-		prev = t;
-	}
-	return NULL;
-}
+struct plan {
+	const struct lp_lexed *lx;
+	struct lp_attr_mark *attr;
+	size_t nattr;
+	struct wrap *wrap;
+	size_t nwrap;
+	struct lp_attr_site *cases;     /* case labels' sites (cases.c) */
+	size_t ncases;
+};
 
 static void add_wrap(struct plan *p, size_t stmt, size_t from, size_t to,
 		     int expect)
@@ -247,14 +75,14 @@ static void add_wrap(struct plan *p, size_t stmt, size_t from, size_t to,
  * Decides @a and @b (either may be NULL: @a on the branch taken when the
  * condition holds, @b on the else) on the condition of @stmt.
  */
-static void decide(struct plan *p, size_t stmt, struct attr *a,
-		   struct attr *b, size_t from, size_t to, int expect,
+static void decide(struct plan *p, size_t stmt, struct lp_attr_mark *a,
+		   struct lp_attr_mark *b, size_t from, size_t to, int expect,
 		   const char *why)
 {
 	if (!why && a && b && a->likely == b->likely)
 		why = "both branches carry the same attribute";
 	if (!why)
-		why = unwrappable(p->lx, from, to);
+		why = lp_stmt_unwrappable(p->lx, from, to);
 	if (!why) {
 		add_wrap(p, stmt, from, to, expect);
 		p->wrap[p->nwrap - 1].then = a;
@@ -271,7 +99,7 @@ static void plan_if(struct plan *p, size_t i)
 {
 	const struct lp_lexed *lx = p->lx;
 	const char *why = NULL;
-	struct attr *then, *other = NULL;
+	struct lp_attr_mark *then, *other = NULL;
 	size_t j = i + 1, close, end;
 
 	while (is(lx, j, "constexpr") || is(lx, j, "consteval") ||
@@ -281,10 +109,10 @@ static void plan_if(struct plan *p, size_t i)
 	}
 	if (!is(lx, j, "(") || (close = lx->tok[j].match) == NONE)
 		return;
-	then = attr_at(p, close + 1);
-	end = stmt_end(lx, then ? past(lx, close + 1) : close + 1);
+	then = lp_attr_mark_at(p->attr, p->nattr, close + 1);
+	end = lp_stmt_end(lx, then ? lp_stmt_past(lx, close + 1) : close + 1);
 	if (end != NONE && is(lx, end + 1, "else"))
-		other = attr_at(p, end + 2);
+		other = lp_attr_mark_at(p->attr, p->nattr, end + 2);
 	if (!then && !other)
 		return;
 	decide(p, i, then, other, j + 1, close - 1,
@@ -295,17 +123,17 @@ static void plan_if(struct plan *p, size_t i)
 static void plan_loop(struct plan *p, size_t i)
 {
 	const struct lp_lexed *lx = p->lx;
-	struct attr *a;
+	struct lp_attr_mark *a;
 	size_t close, t, semi[2], n = 0;
 
 	if (!is(lx, i + 1, "(") || (close = lx->tok[i + 1].match) == NONE ||
-	    !(a = attr_at(p, close + 1)))
+	    !(a = lp_attr_mark_at(p->attr, p->nattr, close + 1)))
 		return;
 	if (is(lx, i, "while")) {
 		decide(p, i, a, NULL, i + 2, close - 1, a->likely, NULL);
 		return;
 	}
-	for (t = i + 2; t < close && n < 2; t = next_top(lx, t))
+	for (t = i + 2; t < close && n < 2; t = lp_stmt_next_top(lx, t))
 		if (is(lx, t, ";"))
 			semi[n++] = t;
 	if (n < 2)
@@ -333,7 +161,7 @@ static void find_attributes(struct plan *p)
 	size_t i;
 
 	for (i = 0; i < lx->nr; i++) {
-		struct attr *a;
+		struct lp_attr_mark *a;
 
 		if ((lx->tok[i].flags & LP_TOKF_DEAD) ||
 		    lx->tok[i].kind != LP_TOK_PUNCT || !attribute_hint(lx, i))
@@ -350,7 +178,7 @@ static void find_attributes(struct plan *p)
 }
 
 static const char unclaimed_case[] =
-	"on a case label, which no one condition decides";
+	"on a case label of a switch that cannot be read";
 
 /* Why an attribute that no if or loop claimed is left as it is. */
 static const char *unclaimed(const struct lp_lexed *lx, size_t i)
@@ -359,7 +187,7 @@ static const char *unclaimed(const struct lp_lexed *lx, size_t i)
 
 	if (is(lx, i + 5, "case") || is(lx, i + 5, "default"))
 		return unclaimed_case;
-	for (t = i; t-- > 0 && !skipped(lx, t);) {
+	for (t = i; t-- > 0 && !lp_stmt_skipped(lx, t);) {
 		if (is(lx, t, ";") || is(lx, t, "{") || is(lx, t, "}"))
 			break;
 		if (is(lx, t, "case") || is(lx, t, "default"))
@@ -377,9 +205,10 @@ static void add_edits(const struct plan *p, struct lp_copy_edits *e)
 	size_t k, at;
 
 	for (k = 0; k < p->nattr; k++) {
-		const struct attr *a = &p->attr[k];
+		const struct lp_attr_mark *a = &p->attr[k];
 
-		if (!*a->why) {
+		/* on a label it stays: the copy's switch keeps its layout */
+		if (!*a->why && !a->on_label) {
 			at = lx->tok[a->tok].start;
 			lp_copy_edit_add(e, at, lx->tok[a->tok + 4].end - at,
 					 NULL);
@@ -393,8 +222,12 @@ static void add_edits(const struct plan *p, struct lp_copy_edits *e)
 	}
 }
 
-/* Every attribute hint of @lx found, and decided. */
-static void plan_all(struct plan *p, const struct lp_lexed *lx)
+/*
+ * Every attribute hint of @lx found, and decided: the edits of the case
+ * labels' switches into @e, their sites kept where @sites.
+ */
+static void plan_all(struct plan *p, const struct lp_lexed *lx,
+		     struct lp_copy_edits *e, int sites)
 {
 	size_t i;
 
@@ -402,13 +235,16 @@ static void plan_all(struct plan *p, const struct lp_lexed *lx)
 	p->lx = lx;
 	find_attributes(p);
 	for (i = 0; i < lx->nr && p->nattr; i++) {
-		if (skipped(lx, i) || lx->tok[i].kind != LP_TOK_IDENT)
+		if (lp_stmt_skipped(lx, i) || lx->tok[i].kind != LP_TOK_IDENT)
 			continue;
 		if (lp_tok_is(lx, i, "if"))
 			plan_if(p, i);
 		else if (lp_tok_is(lx, i, "while") || lp_tok_is(lx, i, "for"))
 			plan_loop(p, i);
 	}
+	if (p->nattr)
+		lp_case_plan(lx, p->attr, p->nattr, e,
+			     sites ? &p->cases : NULL, &p->ncases);
 	for (i = 0; i < p->nattr; i++)
 		if (!p->attr[i].why)
 			p->attr[i].why = unclaimed(lx, p->attr[i].tok);
@@ -421,9 +257,9 @@ void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
 	size_t k;
 
 	memset(out, 0, sizeof(*out));
-	plan_all(&p, lx);
+	plan_all(&p, lx, e, 0);
 	for (k = 0; k < p.nattr; k++) {
-		const struct attr *a = &p.attr[k];
+		const struct lp_attr_mark *a = &p.attr[k];
 
 		out->attributes++;
 		if (!*a->why)
@@ -436,20 +272,28 @@ void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
 	add_edits(&p, e);
 	free(p.attr);
 	free(p.wrap);
+	free(p.cases);
 }
 
-static size_t attr_tok(const struct attr *a)
+static size_t attr_tok(const struct lp_attr_mark *a)
 {
 	return a ? a->tok : LP_NO_MATCH;
+}
+
+static int by_stmt(const void *a, const void *b)
+{
+	const struct lp_attr_site *x = a, *y = b;
+
+	return (x->stmt > y->stmt) - (x->stmt < y->stmt);
 }
 
 size_t lp_attr_sites(const struct lp_lexed *lx, struct lp_attr_site **sites)
 {
 	struct plan p;
-	size_t k;
+	size_t k, n;
 
-	plan_all(&p, lx);
-	*sites = lp_xcalloc(p.nwrap + 1, sizeof(**sites));
+	plan_all(&p, lx, NULL, 1);
+	*sites = lp_xcalloc(p.nwrap + p.ncases + 1, sizeof(**sites));
 	for (k = 0; k < p.nwrap; k++) {
 		const struct wrap *w = &p.wrap[k];
 		struct lp_attr_site *s = &(*sites)[k];
@@ -463,7 +307,13 @@ size_t lp_attr_sites(const struct lp_lexed *lx, struct lp_attr_site **sites)
 		s->lo = lx->tok[w->from - 1].line;
 		s->hi = lx->tok[w->to].last_line;
 	}
+	if (p.ncases)
+		memcpy(*sites + p.nwrap, p.cases, p.ncases * sizeof(**sites));
 	free(p.attr);
 	free(p.wrap);
-	return p.nwrap;
+	free(p.cases);
+	n = p.nwrap + p.ncases;
+	/* in source order, as fix walks a function's tokens */
+	qsort(*sites, n, sizeof(**sites), by_stmt);
+	return n;
 }

@@ -21,14 +21,20 @@ struct lp_attr_plan {
  *  Finds the attribute hints of the source lexed in @lx and, where one
  *  controls a condition that can be wrapped (if, its else, while, for),
  *  adds to @e the edits of the copy (edits.c) that turn the attribute
- *  into __builtin_expect(!!(c), v) on that condition: compiled with
- *  likelyprof.h, the copy counts each such hint on the source's own
- *  line.
+ *  into __builtin_expect(!!(c), v) on that condition, and where one
+ *  stands on a case label, those that test the switch's value at its
+ *  head (cases.c): compiled with likelyprof.h, the copy counts each
+ *  such hint on the source's own line.
  */
 void lp_attr_plan(struct lp_attr_plan *p, const struct lp_lexed *lx,
 		  struct lp_copy_edits *e);
 
-/* An attribute hint that lp_attr_plan() counts, as fix edits it. */
+/*
+ * An attribute hint that lp_attr_plan() counts, as fix edits it.  On a
+ * case label (@label, cases.c) there is no condition: [from, to) are its
+ * statement's labels (`case 1: case 2`), the text its record holds, and
+ * @stmt the first token of the attribute and labels as written.
+ */
 struct lp_attr_site {
 	size_t stmt;            /* token: its if, while or for */
 	size_t from, to;        /* tokens [from, to): the condition */
@@ -39,7 +45,8 @@ struct lp_attr_site {
 	int expect;             /* what it says of the condition: 1 or 0 */
 	unsigned lo, hi;        /* the lines a compiler gives its site: the
 				   condition's opening (gcc) to its end
-				   (clang) */
+				   (clang); a label's: its attribute's */
+	int label;              /* on a case or default label */
 };
 
 /*! lp_attr_sites() :

@@ -1,10 +1,10 @@
 /*
  * edits.c - the copy of a source that cc compiles in its place
  *
- * attr.c and hintmacro.c each find forms of a hint that the header
- * cannot see and say how the source's text must change for it to see
- * them; one unit may hold both, so they hand their edits here and one
- * copy holds all.  Every edit keeps the lines (blanks keep newlines,
+ * attr.c, cases.c and hintmacro.c each find forms of a hint that the
+ * header cannot see and say how the source's text must change for it
+ * to see them; one unit may hold all, so they hand their edits here and
+ * one copy holds all.  Every edit keeps the lines (blanks keep newlines,
  * insertions hold none) and a #line on top keeps the name, so a site of
  * the copy is reported on the source's own line.
  */
@@ -25,11 +25,23 @@ void lp_copy_edit_add(struct lp_copy_edits *e, size_t at, size_t len,
 	e->v[e->nr].at = at;
 	e->v[e->nr].len = len;
 	e->v[e->nr].text = text;
+	e->v[e->nr].owned = NULL;
 	e->nr++;
+}
+
+void lp_copy_edit_add_owned(struct lp_copy_edits *e, size_t at, size_t len,
+			    char *text)
+{
+	lp_copy_edit_add(e, at, len, text);
+	e->v[e->nr - 1].owned = text;
 }
 
 void lp_copy_edits_release(struct lp_copy_edits *e)
 {
+	size_t k;
+
+	for (k = 0; k < e->nr; k++)
+		free(e->v[k].owned);
 	free(e->v);
 	e->v = NULL;
 	e->nr = e->alloc = 0;

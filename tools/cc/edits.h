@@ -17,6 +17,7 @@ struct lp_lexed;
 struct lp_copy_edit {
 	size_t at, len;
 	const char *text;       /* a static string, or NULL */
+	char *owned;            /* the text when the edits own it */
 };
 
 struct lp_copy_edits {
@@ -28,6 +29,9 @@ struct lp_copy_edits {
 
 void lp_copy_edit_add(struct lp_copy_edits *e, size_t at, size_t len,
 		      const char *text);
+/* The same, with a @text made for it (freed with the edits). */
+void lp_copy_edit_add_owned(struct lp_copy_edits *e, size_t at, size_t len,
+			    char *text);
 void lp_copy_edits_release(struct lp_copy_edits *e);
 
 /*! lp_copy_write() :

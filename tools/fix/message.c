@@ -454,12 +454,17 @@ static long long patch_date(void)
 	return (long long)time(NULL);
 }
 
-/* What @t's condition tests: see lp_place_condition(). */
+/*
+ * What @t's condition tests: see lp_place_condition().  A case label's
+ * site tests none of the source's expressions: its `case 1` is no
+ * other switch's.
+ */
 static char *tested(const struct lp_fix_target *t)
 {
 	size_t from, to;
 
-	if (lp_place_condition(t->pl, &from, &to))
+	if ((t->pl->hint->attribute && t->pl->attr.label) ||
+	    lp_place_condition(t->pl, &from, &to))
 		return NULL;
 	return lp_tok_text(&t->file->lx, from, to);
 }

@@ -101,7 +101,9 @@ static char *macro_call_text(const struct lp_place *pl)
 /*
  * An attribute site as written, from its statement to its attribute:
  * `if (p == end) [[unlikely]]`, `while (n) [[likely]]`; the else's,
- * after the if's condition: `if (c) ... else [[likely]]`.
+ * after the if's condition: `if (c) ... else [[likely]]`; a label's,
+ * its labels and attribute in their order: `case 3: [[likely]]`,
+ * `[[unlikely]] default:`.
  */
 static char *attr_text(const struct lp_place *pl)
 {
@@ -110,7 +112,11 @@ static char *attr_text(const struct lp_place *pl)
 	/* up to the attribute, or to the if's ')' when it is the else's */
 	size_t head_end = a->then != LP_NO_MATCH ?
 		a->then + 5 : lx->tok[a->from - 1].match + 1;
-	char *head = lp_tok_text(lx, a->stmt, head_end), *tail, *s;
+	char *head, *tail, *s;
+
+	if (a->label && a->to + 1 > head_end)
+		head_end = a->to + 1;           /* the last label's ':' */
+	head = lp_tok_text(lx, a->stmt, head_end);
 
 	if (a->other == LP_NO_MATCH)
 		return head;

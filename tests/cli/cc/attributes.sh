@@ -1,15 +1,17 @@
 #!/bin/sh
 # C++20 [[likely]]/[[unlikely]] on an if, its else, both branches, a
-# while and a for body are sites, counted exactly with the direction
-# they state (on the else: the condition expected false), on the line of
-# their if, while or for, with the unit's name: the program counts the
-# same branches itself and prints them; the profile's correct and
-# incorrect columns must be those numbers.  Its output, __FILE__ in the
-# unit and in a header found beside it, and its exit status are the
+# while and a for body, and on a case label are sites, counted exactly
+# with the direction they state (on the else: the condition expected
+# false; on a label: the switch went there), on the line of their if,
+# while or for, or of the label's attribute, with the unit's name: the
+# program counts the same branches itself and prints them; the profile's
+# correct and incorrect columns must be those numbers
+# (cc/case-labels.sh has every form of label).  Its output, __FILE__ in
+# the unit and in a header found beside it, and its exit status are the
 # plain build's.  The forms whose branch is no condition's outcome or
-# whose condition cannot be wrapped (case labels, a declaration, an
-# init-statement, if constexpr, a range-for, a plain statement) are left
-# as they are, and cc's note says so once with the first one's reason.
+# whose condition cannot be wrapped (a declaration, an init-statement,
+# if constexpr, a range-for, a plain statement) are left as they are,
+# and cc's note says so once with the first one's reason.
 # A -MD dependency file names the source, not the copy cc compiled.
 # fix places each counted attribute on itself, not on the
 # __builtin_expect() beside it, and removes the wrong ones (both of the
@@ -22,7 +24,7 @@ SRC
 cat > a.cc <<'SRC'
 #include <cstdio>
 #include "h.h"
-static long n_if, n_else, n_while, n_for, n_both, n_call;
+static long n_if, n_else, n_while, n_for, n_both, n_call, n_c0, n_c1;
 static int f(int x)
 {
 	if (x % 10 == 0) [[unlikely]] {
@@ -52,8 +54,8 @@ static int g(int x)
 	for (int j = 0; j < x % 4; j++) [[unlikely]]
 		n_for++;
 	switch (x % 3) {
-	[[likely]] case 0: s++; break;
-	case 1: [[unlikely]] s += 2; break;
+	[[likely]] case 0: s++; n_c0++; break;
+	case 1: [[unlikely]] s += 2; n_c1++; break;
 	default: break;
 	}
 	if (int y = x % 5) [[likely]]
@@ -79,6 +81,8 @@ int main()
 	std::printf("19 %ld %ld\n", n_call, 60000 - n_call);
 	std::printf("26 %ld %ld\n", n_while, 100000L);
 	std::printf("30 %ld %ld\n", 100000L, n_for);
+	std::printf("33 %ld %ld\n", n_c0, 100000 - n_c0);
+	std::printf("34 %ld %ld\n", 100000 - n_c1, n_c1);
 	return 0;
 }
 SRC
