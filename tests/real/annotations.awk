@@ -1,9 +1,12 @@
 # annotations.awk - list the annotated branches of a C source tree
 #
-#   awk -f annotations.awk pass=1 FILES... pass=2 FILES...
+#   awk -f annotations.awk [-v hints="NAME..."] pass=1 FILES... \
+#       pass=2 FILES...
 #
 # Pass 1 reads every #define and learns which macros end in
-# __builtin_expect: the builtin itself, then, until nothing changes, every
+# __builtin_expect: the builtin itself and the names in hints (macros the
+# project defines away, which `likelyprof cc --hint-macro` counts:
+# sqlite's likely(X) defined as (X)), then, until nothing changes, every
 # macro whose body names one of them (lz4's expect() and likely(), zstd's
 # LIKELY() and RETURN_ERROR_IF(), whose body holds an UNLIKELY(), and
 # object-like ones such as jemalloc's HOOK_PROLOGUE).  Pass 2 prints one
@@ -28,6 +31,11 @@
 BEGIN {
 	FS = "\n"
 	is_expect["__builtin_expect"] = 1
+	# macros a project defines away (sqlite's likely(X) as (X)), which
+	# `likelyprof cc --hint-macro` makes hints: -v hints="NAME..."
+	n = split(hints, h, " ")
+	for (i = 1; i <= n; i++)
+		is_expect[h[i]] = 1
 }
 
 FNR == 1 {

@@ -190,6 +190,12 @@ unpack() {
 
 # --- builds and workloads --------------------------------------------------
 
+# is_function NAME: NAME is a shell function (NAME.sh's optional prepare),
+# not a command of the same name.
+is_function() {
+	type "$1" 2>/dev/null | grep -q 'function'
+}
+
 # warnings LOG: the distinct warnings of a build log, for comparing builds.
 warnings() {
 	grep 'warning:' "$1" 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' |

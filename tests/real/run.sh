@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
-ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson"
+ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson sqlite"
 : "${LIKELYPROF:=$ROOT/likelyprof}"
 REAL_DIR=${LP_REAL_DIR:-$ROOT/build/real}
 APT_DIR=$REAL_DIR/apt
@@ -118,8 +118,8 @@ make_series() {
 	phase "likelyprof fix${*:+ $*}"
 	git_copy "$W/series" ||
 		{ fail "git init of the tree copy" "$L/git-init.log"; return 1; }
-	"$LIKELYPROF" fix --src "$W/series" "$@" "$prof" > "$ms_out" \
-		2> "$ms_err"
+	"$LIKELYPROF" fix $tool_opts --src "$W/series" "$@" "$prof" \
+		> "$ms_out" 2> "$ms_err"
 	rc=$?
 	nseries=$(grep -c '^Subject: \[PATCH' "$ms_out")
 	nrefused=$(grep -c 'warning' "$ms_err")
@@ -179,13 +179,20 @@ apply_series() {
 project_steps() {
 	W=$REAL_DIR/work/$name
 	L=$W/logs
-	pkg= annot_dirs= all_branches=no
+	pkg= annot_dirs= all_branches=no needs= hint_macros= tool_opts=
+	unset -f prepare
 	. "$HERE/$name.sh"
 	mkdir -p "$L"
 	rm -rf "$W/instr" "$W/fixed" "$W/stress" "$W/series" "$W/allbr" \
 		"$L"/*
 	mkdir -p "$W/runs"
 	echo "== $name (Debian source package $pkg)"
+	for n in $needs; do
+		command -v "${n%%:*}" > /dev/null 2>&1 && continue
+		fail "$name needs ${n%%:*} (apt-get install ${n#*:})"
+		headline="$name: needs ${n%%:*}"
+		return
+	done
 
 	# --- fetch and unpack ------------------------------------------------
 	if ! orig=$(fetch "$pkg" "$L/fetch.log"); then
@@ -194,13 +201,29 @@ project_steps() {
 		headline="$name: cannot fetch $pkg"
 		return
 	fi
-	if [ "$(cat "$W/pristine.from" 2>/dev/null)" != "$orig" ]; then
-		rm -rf "$W/plain" "$W/plain.ok"
+	# a project whose build compiles generated sources (sqlite's
+	# amalgamation) makes them once in the upstream tree (its prepare), so
+	# that fix patches them too; kept while the tarball and NAME.sh are
+	# the same
+	from=$orig
+	is_function prepare &&
+		from="$orig prepare $(cksum < "$HERE/$name.sh")"
+	if [ "$(cat "$W/pristine.from" 2>/dev/null)" != "$from" ]; then
+		rm -rf "$W/plain" "$W/plain.ok" "$W/pristine.from"
 		unpack "$orig" "$W/pristine" || {
 			fail "cannot unpack $(basename "$orig")"
 			return
 		}
-		echo "$orig" > "$W/pristine.from"
+		if is_function prepare; then
+			phase "prepare: sources generated in the upstream tree"
+			(cd "$W/pristine" && prepare) > "$L/prepare.log" 2>&1 ||
+			{
+				fail "prepare (the generated sources)" \
+					"$L/prepare.log"
+				return
+			}
+		fi
+		echo "$from" > "$W/pristine.from"
 	fi
 	CORPUS=$W/corpus.tar
 	if [ ! -s "$CORPUS" ]; then
@@ -306,6 +329,7 @@ project_steps() {
 	fi
 	(cd "$W/instr" && files=$(find $annot_dirs -name '*.[ch]' |
 		LC_ALL=C sort) && awk -f "$HERE/annotations.awk" \
+		-v hints="$(echo "$hint_macros" | sed 's/=[^ ]*//g')" \
 		pass=1 $files pass=2 $files) > "$L/annotations" ||
 		fail "cannot scan the sources for annotations"
 	awk -f "$HERE/compare.awk" "$L/annotations" "$prof" > "$L/compare"
@@ -343,7 +367,8 @@ project_steps() {
 	fi
 
 	# --- report, check ---------------------------------------------------
-	if "$LIKELYPROF" report "$prof" > "$L/report" 2> "$L/report.err" &&
+	if "$LIKELYPROF" report $tool_opts "$prof" > "$L/report" \
+		2> "$L/report.err" &&
 	   head -n 1 "$L/report" | grep -q '^ correct incorrect  %' &&
 	   [ "$(wc -l < "$L/report")" -eq $((sites + 2)) ]; then
 		pass "report: the table, $sites rows"
@@ -352,7 +377,7 @@ project_steps() {
 		cat "$L/report.err" >> "$L/report"
 		fail "report" "$L/report"
 	fi
-	"$LIKELYPROF" check "$prof" > "$L/check" 2>&1
+	"$LIKELYPROF" check $tool_opts "$prof" > "$L/check" 2>&1
 	rc=$?
 	check_summary=$(tail -n 1 "$L/check")
 	flagged=$(grep -c ': warning: ' "$L/check")
@@ -364,8 +389,8 @@ project_steps() {
 	else
 		fail "check exited $rc" "$L/check"
 	fi
-	"$LIKELYPROF" check --src "$W/instr" --all --format json "$prof" \
-		> "$L/check-src" 2> "$L/check-src.err"
+	"$LIKELYPROF" check $tool_opts --src "$W/instr" --all --format json \
+		"$prof" > "$L/check-src" 2> "$L/check-src.err"
 	rc=$?
 	grep '"verdict": "\(remove\|flip\)"' "$L/check-src" \
 		> "$L/check-src.flagged"
@@ -384,6 +409,10 @@ project_steps() {
 	else
 		pass "check --src places its $flagged sites in the tree"
 	fi
+	# the sites not flagged too (sqlite's ALWAYS, NEVER: only with its
+	# tool_opts); a site of code that never ran may stay unplaced
+	note "check --src --all: $(grep -c '"verdict"' "$L/check-src") sites," \
+	     "$(grep -c '"not_found"' "$L/check-src") of them not found"
 	# Placed in the tree, the copies of one annotation are one site
 	# (likelyprof-check.md, "The verdicts"): one hint of one line must
 	# not be judged twice.
@@ -479,7 +508,7 @@ all_branches_steps() {
 		fail "all branches: $nif if sites, $nhint hints (want $sites)" \
 		     "$W/runs/allbr/stderr"
 	fi
-	"$LIKELYPROF" check "$ab_prof" > "$L/check-allbr" 2>&1
+	"$LIKELYPROF" check $tool_opts "$ab_prof" > "$L/check-allbr" 2>&1
 	rc=$?
 	if [ $rc -le 1 ] && tail -n 1 "$L/check-allbr" |
 			grep -q 'unannotated branches could take a hint$'; then
