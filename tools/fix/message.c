@@ -195,6 +195,23 @@ static void put_stated(FILE *out, const struct lp_fix_run *st,
 	free(call);
 }
 
+/*
+ * What a flipped hint saw: a label's attribute is about where the switch
+ * goes (cases.c records the labels as its condition), not a condition.
+ */
+static const char *went_other_way(const struct lp_judged *s,
+				  const struct lp_place *pl)
+{
+	int label = pl->hint->attribute && s->cond &&
+		    (!strncmp(s->cond, "case ", 5) ||
+		     !strncmp(s->cond, "default", 7));
+
+	if (!label)
+		return "The condition goes the other way";
+	return s->expect == 1 ? "The switch goes elsewhere"
+			      : "The switch goes to this label";
+}
+
 static void put_target(FILE *out, const struct lp_fix_run *st,
 		       const struct lp_fix_target *t)
 {
@@ -291,9 +308,9 @@ static void put_target(FILE *out, const struct lp_fix_run *st,
 			one->procs_wrong == 1 ? "" : "es"));
 	if (flip)
 		put_paragraph(out, lp_xstrfmt(
-			"The condition goes the other way almost every time, "
-			"so change it to %s%s.", t->partner ? t->partner
-							    : "the opposite",
+			"%s almost every time, so change it to %s%s.",
+			went_other_way(&st->in.sites.v[t->sites[0]], t->pl),
+			t->partner ? t->partner : "the opposite",
 			t->partner ? lp_call_parens(t->partner) : "()"));
 	else if (sum.disagree)
 		put_paragraph(out, lp_xstrfmt(
