@@ -315,10 +315,10 @@ static void make_edits(struct lp_fix_run *st)
 		int ok;
 
 		t->partner = lp_flip_partner(st->tree, t->pl->hint);
-		*lp_put_prob(prob, t->prob) = '\0';
 		if (t->verdict == LP_VERDICT_RESTATE)
 			ok = !lp_rewrite_prob(&t->file->lx, t->tok,
-					      t->pl->hint, prob + 1,
+					      t->pl->hint,
+					      lp_prob_text(prob, t->prob),
 					      &t->edits, &why);
 		else if (t->pl->hint->attribute)
 			ok = !lp_rewrite_attr(&t->file->lx, &t->pl->attr, act,

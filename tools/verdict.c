@@ -143,7 +143,7 @@ static void put_prob(FILE *m, unsigned int prob)
 {
 	char buf[LP_PROB_MAX];
 
-	fprintf(m, "%.*s", (int)(lp_put_prob(buf, prob) - buf - 1), buf + 1);
+	fputs(lp_prob_text(buf, prob), m);
 }
 
 /*

@@ -108,6 +108,14 @@ int lp_parse_lineno(const char *s, size_t n, long *v);
 int lp_parse_prob(const char *s, size_t n, unsigned int *prob);
 
 /*
+ * The expect field @s of *@n bytes: a stated probability after an '@'
+ * into *@prob (0: none), and *@n cut to the value before it; both
+ * readers (records.c, mrec.c) take the field so.
+ * @return : 0, or -1 for a bad number or one after "if".
+ */
+int lp_split_expect(const char *s, size_t *n, unsigned int *prob);
+
+/*
  * Appends @s to @p as it is: its strings must be in @p's pool already.
  * @return : 0 or -LP_ENOMEM.
  */

@@ -50,16 +50,10 @@ static inline int num(const char *s, size_t n, uint64_t *v)
 static inline int expect_of(const char *s, size_t n, long *v,
 			    unsigned int *prob)
 {
-	/* the one byte of "1", "0" or "?" is no call to memchr() */
-	const char *at = n > 1 ? memchr(s, '@', n) : NULL;
 	uint64_t x;
 
-	*prob = 0;
-	if (at) {
-		if (lp_parse_prob(at + 1, (size_t)(s + n - at - 1), prob) < 0)
-			return 0;
-		n = (size_t)(at - s);
-	}
+	if (lp_split_expect(s, &n, prob) < 0)
+		return 0;
 
 	if (n == 1 && s[0] == '?') {
 		*v = LP_EXPECT_UNKNOWN;

@@ -119,6 +119,23 @@ int lp_parse_lineno(const char *s, size_t n, long *v)
 	return 0;
 }
 
+int lp_split_expect(const char *s, size_t *n, unsigned int *prob)
+{
+	/* the one byte of "1", "0" or "?" is no call to memchr() */
+	const char *at = *n > 1 ? memchr(s, '@', *n) : NULL;
+	size_t k;
+
+	*prob = 0;
+	if (!at)
+		return 0;
+	k = (size_t)(at - s);
+	if (lp_parse_prob(at + 1, *n - k - 1, prob) < 0 ||
+	    (k == 2 && !memcmp(s, "if", 2)))
+		return -1;
+	*n = k;
+	return 0;
+}
+
 int lp_parse_prob(const char *s, size_t n, unsigned int *prob)
 {
 	unsigned int millionths = 0, scale = 100000;

@@ -309,16 +309,10 @@ static int parse_expect_value(const struct field *f, long *v)
  */
 static int parse_expect(const struct field *f, long *v, unsigned int *prob)
 {
-	const char *at = memchr(f->s, '@', f->n);
 	struct field e = *f;
 
-	*prob = 0;
-	if (at) {
-		e.n = (size_t)(at - f->s);
-		if (lp_parse_prob(at + 1, f->n - e.n - 1, prob) < 0 ||
-		    (e.n == 2 && !memcmp(e.s, "if", 2)))
-			return -1;
-	}
+	if (lp_split_expect(e.s, &e.n, prob) < 0)
+		return -1;
 	return parse_expect_value(&e, v);
 }
 

@@ -313,14 +313,12 @@ void lp_sink_meta(struct lp_sink *sink, const char *key, const char *value)
 	sink_putc(sink, '\n');
 }
 
-char *lp_put_prob(char *p, unsigned int prob)
+/* The number of a stated probability @prob (1 + millionths) at @p. */
+static char *put_prob_number(char *p, unsigned int prob)
 {
-	unsigned int millionths, div;
+	unsigned int millionths = prob - 1 > 1000000 ? 1000000 : prob - 1;
+	unsigned int div;
 
-	if (!prob)
-		return p;
-	millionths = prob - 1 > 1000000 ? 1000000 : prob - 1;
-	*p++ = '@';
 	if (millionths == 1000000) {
 		*p++ = '1';
 		return p;
@@ -335,6 +333,22 @@ char *lp_put_prob(char *p, unsigned int prob)
 		millionths %= div;
 	}
 	return p;
+}
+
+char *lp_put_prob(char *p, unsigned int prob)
+{
+	if (!prob)
+		return p;
+	*p++ = '@';
+	return put_prob_number(p, prob);
+}
+
+const char *lp_prob_text(char *buf, unsigned int prob)
+{
+	char *end = prob ? put_prob_number(buf, prob) : buf;
+
+	*end = '\0';
+	return buf;
 }
 
 /* A site record's first fields: up to its expect, and the TAB after. */

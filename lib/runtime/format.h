@@ -110,6 +110,12 @@ char *lp_put_u64(char *p, uint64_t v);
 #define LP_PROB_MAX 10
 char *lp_put_prob(char *p, unsigned int prob);
 
+/*! lp_prob_text() :
+ *  The number alone, as a string in @buf (LP_PROB_MAX bytes), "0.9",
+ *  as messages and the source spell it; "" for 0.  @return : @buf.
+ */
+const char *lp_prob_text(char *buf, unsigned int prob);
+
 /*! lp_sink_finish() :
  *  Flushes what is left.  @return : 0, or the sticky error.
  */

@@ -249,6 +249,26 @@ static void test_record__fast_path_same_bytes(void)
 	LP_CHECK_STR(tight.out, slow.out);
 }
 
+/* The number alone is the suffix's, '@' and all taken off. */
+static void test_prob__text_and_suffix(void)
+{
+	static const unsigned int probs[] = {
+		1, 1 + 1000000, 1 + 900000, 1 + 50000, 1 + 123456, 1 + 1,
+	};
+	static const char *const want[] = {
+		"0", "1", "0.9", "0.05", "0.123456", "0.000001",
+	};
+	char buf[LP_PROB_MAX], suffix[LP_PROB_MAX + 1];
+	size_t i;
+
+	LP_CHECK_STR(lp_prob_text(buf, 0), "");
+	for (i = 0; i < sizeof(probs) / sizeof(probs[0]); i++) {
+		*lp_put_prob(suffix, probs[i]) = '\0';
+		LP_CHECK_STR(lp_prob_text(buf, probs[i]), want[i]);
+		LP_CHECK(suffix[0] == '@' && !strcmp(suffix + 1, want[i]));
+	}
+}
+
 int main(void)
 {
 	LP_TEST(test_numbers__limits);
@@ -260,5 +280,6 @@ int main(void)
 	LP_TEST(test_cond__plain_text_untouched);
 	LP_TEST(test_record__unexpand_only_when_asked);
 	LP_TEST(test_record__fast_path_same_bytes);
+	LP_TEST(test_prob__text_and_suffix);
 	return lp_test_done();
 }

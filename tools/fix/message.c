@@ -144,8 +144,7 @@ static char *prob_text(unsigned int prob)
 {
 	char buf[LP_PROB_MAX];
 
-	*lp_put_prob(buf, prob) = '\0';
-	return lp_xstrdup(buf + 1);
+	return lp_xstrdup(lp_prob_text(buf, prob));
 }
 
 /*

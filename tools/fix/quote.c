@@ -175,13 +175,13 @@ char *lp_site_quote(const struct lp_judged *s, const struct lp_place *pl)
 	if (s->prob && n && n <= LP_QUOTE_MAX) {
 		char num[LP_PROB_MAX], value[24];
 
-		*lp_put_prob(num, s->prob) = '\0';
 		if (s->expect == LP_EXPECT_UNKNOWN)
 			strcpy(value, "...");
 		else
 			snprintf(value, sizeof(value), "%ld", s->expect);
 		return lp_xstrfmt("__builtin_expect_with_probability(%.*s, %s, "
-				  "%s)", (int)n, cond, value, num + 1);
+				  "%s)", (int)n, cond, value,
+				  lp_prob_text(num, s->prob));
 	}
 	spell = lp_spelling(s, pl && pl->placed ? pl->hint->name : NULL,
 			    NULL, 0);
