@@ -196,16 +196,12 @@ static void put_stated(FILE *out, const struct lp_fix_run *st,
 
 /*
  * What a flipped hint saw: a label's attribute is about where the switch
- * goes (cases.c records the labels as its condition), not a condition.
+ * goes (cases.c), not a condition.
  */
 static const char *went_other_way(const struct lp_judged *s,
 				  const struct lp_place *pl)
 {
-	int label = pl->hint->attribute && s->cond &&
-		    (!strncmp(s->cond, "case ", 5) ||
-		     !strncmp(s->cond, "default", 7));
-
-	if (!label)
+	if (!pl->hint->attribute || !pl->attr.label)
 		return "The condition goes the other way";
 	return s->expect == 1 ? "The switch goes elsewhere"
 			      : "The switch goes to this label";

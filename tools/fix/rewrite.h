@@ -46,8 +46,7 @@ struct lp_edits {
 
 enum lp_fix_action {
 	LP_FIX_REMOVE,
-	LP_FIX_FLIP,
-	LP_FIX_RESTATE          /* lp_rewrite_prob() */
+	LP_FIX_FLIP
 };
 
 /*! lp_rewrite() :
