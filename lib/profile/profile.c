@@ -401,25 +401,38 @@ static int meta_kept(const struct meta_ref *r, size_t i, size_t n)
 int lp_meta_tidy(struct lp_profile *p)
 {
 	struct meta_ref *r;
+	unsigned char *kept;
 	size_t i, k = 0, n = p->meta_nr;
 
 	if (n < 2)
 		return 0;
-	if (!(r = malloc(n * sizeof(*r))))
+	r = malloc(n * sizeof(*r));
+	kept = malloc(n);
+	if (!r || !kept) {
+		free(r);
+		free(kept);
 		return -LP_ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		r[i].m = p->meta[i];
 		r[i].at = i;
 	}
 	qsort(r, n, sizeof(*r), meta_ref_cmp);
+	/*
+	 * Every decision first: meta_kept() compares a record with its
+	 * neighbours, whose strings the pass below frees.
+	 */
+	for (i = 0; i < n; i++)
+		kept[i] = (unsigned char)meta_kept(r, i, n);
 	for (i = 0; i < n; i++) {
-		if (meta_kept(r, i, n)) {
+		if (kept[i]) {
 			r[k++] = r[i];
 			continue;
 		}
 		free(r[i].m.key);
 		free(r[i].m.value);
 	}
+	free(kept);
 	/* by key, and the builds as they came: the writer's order */
 	qsort(r, k, sizeof(*r), meta_key_at_cmp);
 	for (i = 0; i < k; i++)

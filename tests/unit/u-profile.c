@@ -245,6 +245,33 @@ static void test_read__comments_and_append(void)
 	lp_profile_release(NULL);
 }
 
+/*
+ * A key that repeats keeps each value once, however many copies: three
+ * copies of one label (the fuzzer's find) used to compare the third with
+ * the freed second.  Under ASan in CI, a use after free fails here.
+ */
+static void test_read__repeated_meta_once(void)
+{
+	struct lp_profile p = LP_PROFILE_INIT;
+	struct lp_diag diag;
+
+	LP_CHECK_INT(read_str(&p, "likelyprof-profile\t1\n"
+			      "meta\tlabel\tx\nmeta\tlabel\tx\n"
+			      "meta\tlabel\tx\nmeta\tlabel\ta\n"
+			      "meta\tpid\t1\nmeta\tpid\t2\nmeta\tpid\t3\n"
+			      "site\t4\t5\t0\t1\tb.c\t3\tf\tb.c\tx\n"
+			      "end\t1\n", &diag), 0);
+	LP_CHECK_INT(p.meta_nr, 3);
+	if (p.meta_nr == 3) {
+		LP_CHECK_STR(p.meta[0].key, "label");
+		LP_CHECK_STR(p.meta[0].value, "a");
+		LP_CHECK_STR(p.meta[1].value, "x");
+		LP_CHECK_STR(p.meta[2].key, "pid");
+		LP_CHECK_STR(p.meta[2].value, "3");
+	}
+	lp_profile_release(&p);
+}
+
 /*-************************************
  *  Errors
  **************************************/
@@ -881,6 +908,7 @@ int main(void)
 	LP_TEST(test_roundtrip__sure);
 	LP_TEST(test_read__comments_and_append);
 	LP_TEST(test_roundtrip__probability);
+	LP_TEST(test_read__repeated_meta_once);
 	LP_TEST(test_read__errors);
 	LP_TEST(test_read__split_same);
 	LP_TEST(test_read__file_errors);
