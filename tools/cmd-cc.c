@@ -35,6 +35,7 @@
 #include "builtin.h"
 #include "cc/args.h"
 #include "cc/copy.h"
+#include "cc/expand.h"
 #include "cc/find.h"
 #include "cc/hintmacro.h"
 #include "cc/unseen.h"
@@ -183,6 +184,8 @@ struct cc {
 	struct lp_args plain_lines;    /* -DLP_PLAIN_LINE_<n>=1, owned */
 	int colour;                 /* the plain run must ask for colour */
 	const struct lp_cc_copy *copy; /* compiled instead of the source */
+	const char *diag_deps;      /* the diagnostics compile's -MMD file */
+	struct lp_args expand;      /* STEP_EXPAND's own options */
 	struct lp_hint_macros macros;  /* --hint-macro */
 	int clang;                  /* -1 until asked */
 	char *scratch;              /* a folder, made on first use */
@@ -238,8 +241,56 @@ static void scratch_remove(struct cc *cc)
 	cc->scratch = NULL;
 }
 
-/* STEP_UNGROUPED: instrumented, without the assembler pass */
-enum step { STEP_DIAG, STEP_INSTRUMENTED, STEP_UNGROUPED, STEP_PLAIN };
+/*
+ * STEP_UNGROUPED: instrumented, without the assembler pass; STEP_EXPAND:
+ * the unit printed with its includes expanded (expand.c)
+ */
+enum step {
+	STEP_DIAG, STEP_INSTRUMENTED, STEP_UNGROUPED, STEP_PLAIN, STEP_EXPAND
+};
+
+/* A dependency file's option (-MD, -MF F, -Wp,-MD,F), not -save-temps. */
+static int is_deps_option(const char *a)
+{
+	return !strncmp(a, "-M", 2) || !strncmp(a, "-Wp,-M", 6);
+}
+
+/*
+ * Whether a side-file option at @a is not for @step: the diagnostics
+ * compile writes none (but the headers it read, to cc->diag_deps), the
+ * expanding run only the dependency file, the compile of an expanded
+ * unit all but that one.
+ */
+static int side_skipped(const struct cc *cc, const char *a, enum step step)
+{
+	if (step == STEP_DIAG)
+		return 1;
+	if (step == STEP_EXPAND)
+		return !is_deps_option(a);
+	return cc->copy && cc->copy->expanded && step != STEP_PLAIN &&
+	       is_deps_option(a);
+}
+
+/*
+ * The compiler's words, without a launcher in front (ccache) for the
+ * compile of an expanded unit: ccache preprocesses a source itself and
+ * compiles what it got as plain preprocessed text, where gcc's
+ * directives-only text still holds its #defines.  Such a compile would
+ * not be found in the cache anyway: its input is new each time.
+ */
+static void append_compiler(const struct cc *cc, struct lp_args *a,
+			    enum step step)
+{
+	size_t k = 0;
+
+	if (cc->copy && cc->copy->expanded && step != STEP_DIAG &&
+	    step != STEP_PLAIN)
+		while (k + 1 < cc->compiler.n &&
+		       lp_cc_is_launcher(cc->compiler.v[k]))
+			k++;
+	for (; k < cc->compiler.n; k++)
+		lp_args_push(a, cc->compiler.v[k]);
+}
 
 /*
  * The compile of source argument @src into @out (NULL: where the compiler
@@ -251,7 +302,12 @@ static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 {
 	int i;
 
-	lp_args_append(a, &cc->compiler);
+	append_compiler(cc, a, step);
+	if (step == STEP_EXPAND) {
+		lp_args_append(a, &cc->instrument);
+		lp_args_append(a, &cc->expand);
+		out = NULL;
+	}
 	if (step == STEP_INSTRUMENTED || step == STEP_UNGROUPED) {
 		lp_args_append(a, &cc->instrument);
 		lp_args_append(a, &cc->plain_lines);
@@ -267,7 +323,8 @@ static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 
 		if (k == LP_ARG_OUTPUT || k == LP_ARG_LANG)
 			i += !cc->argv[i][2];
-		else if ((k == LP_ARG_SIDE && step == STEP_DIAG) ||
+		else if ((k == LP_ARG_SIDE &&
+			  side_skipped(cc, cc->argv[i], step)) ||
 			 (k == LP_ARG_LINK && !cc->m.compile_only))
 			i += i + 1 < cc->argc &&
 			     cc->kind[i + 1] == LP_ARG_VALUE;
@@ -286,12 +343,17 @@ static void compile_args(const struct cc *cc, struct lp_args *a, int src,
 				lp_args_push(a, "-xnone");
 		}
 	}
-	if (!cc->m.compile_only)
+	if (!cc->m.compile_only && step != STEP_EXPAND)
 		lp_args_push(a, "-c");
-	if (step == STEP_INSTRUMENTED || step == STEP_UNGROUPED)
+	if (step != STEP_DIAG && step != STEP_PLAIN)
 		lp_args_push(a, "-w");
 	if (step == STEP_DIAG && cc->colour)
 		lp_args_push(a, "-fdiagnostics-color=always");
+	if (step == STEP_DIAG && cc->diag_deps) {
+		lp_args_push(a, "-MMD");
+		lp_args_push(a, "-MF");
+		lp_args_push(a, cc->diag_deps);
+	}
 	if (out) {
 		lp_args_push(a, "-o");
 		lp_args_push(a, out);
@@ -444,26 +506,27 @@ static int is_clang(struct cc *cc)
 }
 
 /*
- * The instrumented compile of the copy in which attr.c and hintmacro.c
- * made the attribute hints and the hint macros' calls counted ones,
- * where they made one.  A copy that does not compile (a form read
- * wrong) costs those hints, not the build: the source is compiled as it
- * is, with a note.
+ * The instrumented compile of @copy_text, a copy of the source in which
+ * the hints the header cannot see are made counted ones (@what: which,
+ * for the note; @flags: LP_CC_COPY_*).  A copy that does not compile (a
+ * form read wrong) costs those hints, not the build: the source is
+ * compiled as it is, with a note.
  */
-static int compile_instrumented(struct cc *cc, int src, const char *out,
-				int err, const struct lp_unseen *u)
+static int compile_copy(struct cc *cc, int src, const char *out, int err,
+			const char *copy_text, size_t copy_len,
+			const char *what, unsigned flags)
 {
 	struct lp_cc_copy copy = LP_CC_COPY_INIT;
 	const char *base = lp_cc_base_name(cc->argv[src]);
-	char *dir, what[160];
+	char *dir = scratch_path(cc, ".attr");
 	int status;
 
-	if (!u->copy || !(dir = scratch_path(cc, ".attr")))
-		return instrumented_step(cc, src, out, err);
-	lp_unseen_counted(u, what, sizeof(what));
-	if (lp_cc_copy_make(&copy, dir, u->copy, u->copy_len,
-			    cc->argc, cc->argv, src, out, cc->m.assembly,
-			    base == cc->argv[src] && is_clang(cc))) {
+	/* asked only where it matters: the question runs the compiler */
+	if ((base == cc->argv[src] || (flags & LP_CC_COPY_EXPANDED)) &&
+	    is_clang(cc))
+		flags |= LP_CC_COPY_CLANG;
+	if (!dir || lp_cc_copy_make(&copy, dir, copy_text, copy_len,
+				    cc->argc, cc->argv, src, out, flags)) {
 		lp_note("%s: %s not counted: no copy of the source could be "
 			"made", cc->argv[src], what);
 		return instrumented_step(cc, src, out, err);
@@ -479,16 +542,110 @@ static int compile_instrumented(struct cc *cc, int src, const char *out,
 	return instrumented_step(cc, src, out, err);
 }
 
+/* The instrumented compile, of the source's copy where it has one. */
+static int compile_instrumented(struct cc *cc, int src, const char *out,
+				int err, const struct lp_unseen *u)
+{
+	char what[160];
+
+	if (!u->copy)
+		return instrumented_step(cc, src, out, err);
+	lp_unseen_counted(u, what, sizeof(what));
+	return compile_copy(cc, src, out, err, u->copy, u->copy_len, what,
+			    cc->m.assembly ? LP_CC_COPY_ASSEMBLY : 0);
+}
+
+/*
+ * The unit printed with its includes expanded and its macros kept, into
+ * a new scratch file (NULL where the compiler could not): the expanding
+ * run also writes the user's dependency file.
+ */
+static char *expand_unit(struct cc *cc, int src, const char *out, int err)
+{
+	char *obj = out ? lp_xstrdup(out)
+			: lp_cc_object_name(cc->argv[src], cc->m.assembly);
+	char *raw = scratch_path(cc, ".ii");
+	int status = 1;
+
+	if (raw) {
+		lp_cc_expand_options(&cc->expand, cc->argc, cc->argv, obj,
+				     raw, is_clang(cc));
+		status = compile_step(cc, src, NULL, STEP_EXPAND, err);
+		lp_cc_expand_options_release(&cc->expand);
+	}
+	free(obj);
+	if (!status)
+		return raw;
+	if (raw)
+		unlink(raw);
+	free(raw);
+	return NULL;
+}
+
+/*
+ * The instrumented compile of a unit whose own headers hold hints that
+ * the header cannot see (@h): of its expanded text, in which those and
+ * the source's own are counted (expand.c).  Where the includes cannot be
+ * expanded, the source's copy as without them, with a note.
+ */
+static int compile_expanded(struct cc *cc, int src, const char *out,
+			    int err, const struct lp_unseen *u,
+			    const struct lp_cc_header_hints *h)
+{
+	char *raw = expand_unit(cc, src, out, err), *text = NULL, *copy;
+	size_t len = 0, copy_len;
+	int status;
+
+	if (raw) {
+		text = lp_unseen_read(raw, &len);
+		unlink(raw);
+	}
+	free(raw);
+	if (ftruncate(err, 0) || lseek(err, 0, SEEK_SET) || !text ||
+	    !lp_cc_expanded_copy(text, len, cc->argv[src], &cc->macros,
+				 &copy, &copy_len)) {
+		lp_note("%s: %s of its headers not counted: its includes "
+			"could not be expanded", cc->argv[src],
+			h->counted_what);
+		free(text);
+		return compile_instrumented(cc, src, out, err, u);
+	}
+	free(text);
+	status = compile_copy(cc, src, out, err, copy, copy_len,
+			      h->counted_what, LP_CC_COPY_EXPANDED |
+			      (cc->m.assembly ? LP_CC_COPY_ASSEMBLY : 0));
+	free(copy);
+	return status;
+}
+
+/*
+ * The hints of the unit's own headers, read from the diagnostics
+ * compile's list of them: what cannot be counted is said once; 1 when
+ * some can, 0 else.
+ */
+static int header_hints(struct cc *cc, int src, struct lp_cc_header_hints *h)
+{
+	if (!cc->diag_deps || lp_cc_header_hints(h, cc->diag_deps,
+						 &cc->macros))
+		return 0;
+	if (*h->note)
+		lp_note("%s: not counted in a header: %s; likelyprof-cc(1) "
+			"lists the forms counted", cc->argv[src], h->note);
+	return h->counted > 0;
+}
+
 static int compile_source(struct cc *cc, int src, const char *out)
 {
+	struct lp_cc_header_hints h;
 	struct lp_unseen u;
-	char *diag_out, *where;
+	char *diag_out, *diag_deps, *where;
 	int diag_err, err, status;
 
 	if (cc->kind[src] == LP_ARG_OTHER_SRC)
 		return compile_step(cc, src, out, STEP_PLAIN, -1);
 	note_unseen_hints(cc, cc->argv[src], &u);
 	diag_out = scratch_path(cc, cc->m.assembly ? ".s" : ".o");
+	diag_deps = scratch_path(cc, ".d");
 	diag_err = scratch_file();
 	err = scratch_file();
 	if (!diag_out || diag_err < 0 || err < 0) {
@@ -496,12 +653,16 @@ static int compile_source(struct cc *cc, int src, const char *out)
 		status = compile_step(cc, src, out, STEP_INSTRUMENTED, -1);
 		goto out;
 	}
+	cc->diag_deps = diag_deps;
 	status = compile_step(cc, src, diag_out, STEP_DIAG, diag_err);
 	if (status) {
 		replay(diag_err);
 		goto out;
 	}
-	status = compile_instrumented(cc, src, out, err, &u);
+	if (header_hints(cc, src, &h))
+		status = compile_expanded(cc, src, out, err, &u, &h);
+	else
+		status = compile_instrumented(cc, src, out, err, &u);
 	if (!status) {
 		replay(diag_err);
 		goto out;
@@ -533,6 +694,10 @@ out:
 		close(diag_err);
 	if (err >= 0)
 		close(err);
+	if (diag_deps)
+		unlink(diag_deps);
+	cc->diag_deps = NULL;
+	free(diag_deps);
 	free(diag_out);
 	return status;
 }

@@ -254,11 +254,17 @@ static void add_call(struct sw *s, size_t a, size_t b,
 {
 	const struct lp_lexed *lx = s->lx;
 	size_t k;
-	char line[32];
+	char line[48];
 
 	append(&s->calls, " (void)lp__expect_case(");
 	append_quoted(&s->calls, s, a, b);
-	snprintf(line, sizeof(line), ", %u, !!(", lx->tok[mark->tok].line);
+	/*
+	 * The label's line as an offset from the head's, where the test
+	 * lands: in a unit whose includes are expanded (expand.c), the
+	 * lexer's line is not the file's, but the distance is the same.
+	 */
+	snprintf(line, sizeof(line), ", __LINE__ + %u, !!(",
+		 lx->tok[mark->tok].line - lx->tok[s->close - 1].last_line);
 	append(&s->calls, line);
 	for (k = a; k <= b; k++) {
 		if (k > a)

@@ -36,8 +36,7 @@ static void push_owned(struct lp_cc_copy *c, char *s)
 	lp_args_push(&c->args, s);
 }
 
-/* @path with its last suffix (after the last '/') made @suffix. */
-static char *with_suffix(const char *path, const char *suffix)
+char *lp_cc_with_suffix(const char *path, const char *suffix)
 {
 	const char *base = lp_cc_base_name(path), *dot = strrchr(base, '.');
 	size_t n = dot && dot != base ? (size_t)(dot - path) : strlen(path);
@@ -45,18 +44,13 @@ static char *with_suffix(const char *path, const char *suffix)
 	return lp_xstrfmt("%.*s%s", (int)n, path, suffix);
 }
 
-/*
- * The dependency file the user's options ask for: -MF's, -Wp,-MD,'s,
- * or, for a bare -MD/-MMD, the compiler's default beside @out (gcc and
- * clang alike: its suffix made .d), which is then named for the copy's
- * compile.  NULL when there is none.
- */
-static char *deps_file(struct lp_cc_copy *c, int argc, const char **argv,
-		       const char *out)
+char *lp_cc_deps_file(int argc, const char **argv, const char *out,
+		      int *bare)
 {
 	const char *mf = NULL;
 	int i, md = 0;
 
+	*bare = 0;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -74,9 +68,27 @@ static char *deps_file(struct lp_cc_copy *c, int argc, const char **argv,
 		return lp_xstrdup(mf);
 	if (!md)
 		return NULL;
-	push_owned(c, lp_xstrdup("-MF"));
-	push_owned(c, with_suffix(out, ".d"));
-	return lp_xstrdup(c->args.v[c->args.n - 1]);
+	*bare = 1;
+	return lp_cc_with_suffix(out, ".d");
+}
+
+/* The dependency file, named for the copy's compile where it is bare. */
+static char *deps_file(struct lp_cc_copy *c, int argc, const char **argv,
+		       const char *out)
+{
+	int bare;
+	char *deps = lp_cc_deps_file(argc, argv, out, &bare);
+
+	if (bare) {
+		push_owned(c, lp_xstrdup("-MF"));
+		push_owned(c, lp_xstrdup(deps));
+	}
+	return deps;
+}
+
+char *lp_cc_object_name(const char *src, int assembly)
+{
+	return lp_cc_with_suffix(lp_cc_base_name(src), assembly ? ".s" : ".o");
 }
 
 /* No byte that make quotes in a dependency file, nor a '=' for a map. */
@@ -124,22 +136,28 @@ static void free_args(struct lp_cc_copy *c)
 
 int lp_cc_copy_make(struct lp_cc_copy *c, char *dir, const char *text,
 		    size_t len, int argc, const char **argv, int src,
-		    const char *out, int assembly, int clang)
+		    const char *out, unsigned flags)
 {
-	int fd;
+	int clang = !!(flags & LP_CC_COPY_CLANG), fd;
 
 	memset(c, 0, sizeof(*c));
 	c->src = argv[src];
 	c->dir = dir;
 	c->path = lp_xstrfmt("%s/%s", dir, lp_cc_base_name(argv[src]));
 	c->out = out ? lp_xstrdup(out)
-		     : with_suffix(lp_cc_base_name(argv[src]),
-				   assembly ? ".s" : ".o");
+		     : lp_cc_object_name(argv[src],
+					 flags & LP_CC_COPY_ASSEMBLY);
 	if (mkdir(dir, 0700) || copy_options(c, argv[src], clang)) {
 		lp_cc_copy_done(c, 0);
 		return -1;
 	}
-	c->deps = deps_file(c, argc, argv, c->out);
+	c->expanded = !!(flags & LP_CC_COPY_EXPANDED);
+	if (c->expanded && !clang) {
+		push_owned(c, lp_xstrdup("-fpreprocessed"));
+		push_owned(c, lp_xstrdup("-fdirectives-only"));
+	}
+	if (!c->expanded)
+		c->deps = deps_file(c, argc, argv, c->out);
 	fd = open(c->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0 || lp_write_all(fd, text, len) || close(fd)) {
 		if (fd >= 0)

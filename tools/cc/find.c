@@ -163,8 +163,16 @@ int lp_cc_accepts_option(const struct lp_args *compiler, const char *option)
 
 	lp_args_append(&probe, compiler);
 	lp_args_push(&probe, option);
-	lp_args_push(&probe, "-fsyntax-only");
+	/*
+	 * -E, not -fsyntax-only: ccache hands a preprocessing to the
+	 * compiler as it is, where it drops options it knows (such as
+	 * -frewrite-includes) from a compile it runs itself, and the
+	 * probe then said yes for gcc.
+	 */
+	lp_args_push(&probe, "-E");
 	lp_args_push(&probe, "-xc");
+	lp_args_push(&probe, "/dev/null");
+	lp_args_push(&probe, "-o");
 	lp_args_push(&probe, "/dev/null");
 	ok = null >= 0 && lp_run(&probe, null, null) == 0;
 	if (null >= 0)

@@ -10,9 +10,8 @@
  * those it can into hints the header counts, in one copy (edits.c).
  * Without a word from us a unit whose other attributes or calls go
  * uncounted would profile clean, which is false comfort, so cc says
- * once per unit what it left and why.  Headers are not read: a form a
- * header spells for the unit is not seen here, as doc/likelyprof-cc.md
- * says.
+ * once per unit what it left and why.  A unit's own headers are read
+ * too (expand.c): their forms are counted in the unit's expanded text.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,7 +29,7 @@
 /* Larger sources (generated tables) are not worth the read. */
 #define UNSEEN_MAX_BYTES (64u << 20)
 
-static char *read_source(const char *path, size_t *len)
+char *lp_unseen_read(const char *path, size_t *len)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -46,24 +45,38 @@ static char *read_source(const char *path, size_t *len)
 	return buf;
 }
 
-void lp_unseen_scan(struct lp_unseen *u, const char *path,
-		    const struct lp_hint_macros *m)
+void lp_unseen_plan(struct lp_unseen *u, const struct lp_lexed *lx,
+		    const struct lp_hint_macros *m, struct lp_copy_edits *e)
+{
+	memset(u, 0, sizeof(*u));
+	lp_attr_plan(&u->attr, lx, e);
+	lp_hint_macro_plan(&u->macros, m, lx, e);
+}
+
+void lp_unseen_scan_text(struct lp_unseen *u, const char *buf, size_t len,
+			 const char *path, const struct lp_hint_macros *m)
 {
 	struct lp_lexed lx = LP_LEXED_INIT;
 	struct lp_copy_edits e = LP_COPY_EDITS_INIT;
-	size_t len = 0;
-	char *buf = read_source(path, &len);
 
-	memset(u, 0, sizeof(*u));
-	if (!buf)
-		return;
 	lp_lex(&lx, buf, len);
-	lp_attr_plan(&u->attr, &lx, &e);
-	lp_hint_macro_plan(&u->macros, m, &lx, &e);
+	lp_unseen_plan(u, &lx, m, &e);
 	if (e.nr && lp_copy_write(&lx, &e, path, &u->copy, &u->copy_len))
 		u->copy = NULL;
 	lp_copy_edits_release(&e);
 	lp_lexed_release(&lx);
+}
+
+void lp_unseen_scan(struct lp_unseen *u, const char *path,
+		    const struct lp_hint_macros *m)
+{
+	size_t len = 0;
+	char *buf = lp_unseen_read(path, &len);
+
+	memset(u, 0, sizeof(*u));
+	if (!buf)
+		return;
+	lp_unseen_scan_text(u, buf, len, path, m);
 	free(buf);
 }
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "cc/attr.h"
+#include "cc/edits.h"
 #include "cc/hintmacro.h"
 
 struct lp_unseen {
@@ -28,6 +29,26 @@ struct lp_unseen {
 void lp_unseen_scan(struct lp_unseen *u, const char *path,
 		    const struct lp_hint_macros *m);
 void lp_unseen_release(struct lp_unseen *u);
+
+/*! lp_unseen_scan_text() :
+ *  The same for the text @buf (@len bytes), named @path in the copy's
+ *  #line (expand.c reads each of a unit's own headers so).
+ */
+void lp_unseen_scan_text(struct lp_unseen *u, const char *buf, size_t len,
+			 const char *path, const struct lp_hint_macros *m);
+
+/*! lp_unseen_plan() :
+ *  The edits of the copy (edits.c) for the forms of the text lexed in
+ *  @lx, into @e, and their counts into @u (no copy is written).
+ */
+void lp_unseen_plan(struct lp_unseen *u, const struct lp_lexed *lx,
+		    const struct lp_hint_macros *m, struct lp_copy_edits *e);
+
+/*! lp_unseen_read() :
+ *  All of the regular file @path (at most 64 MiB) into a new buffer, its
+ *  length in *@len; NULL where it cannot be read.
+ */
+char *lp_unseen_read(const char *path, size_t *len);
 
 /*! lp_unseen_describe() :
  *  Words for a note into @out what @u leaves uncounted, and why.

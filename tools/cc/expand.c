@@ -1,0 +1,346 @@
+/*
+ * expand.c - the hint forms of a unit's own headers
+ *
+ * attr.c and hintmacro.c rewrite the forms the header cannot see
+ * ([[likely]], a --hint-macro name) in a copy of the source; a header's
+ * form reaches the compiler through an #include, out of that copy's
+ * reach, and C++ keeps most of its code in headers.  So the diagnostics
+ * compile also writes the unit's own headers (-MMD: those not of the
+ * system), each is read as the source is, and where one holds a form to
+ * count, the compiler prints the unit with its includes expanded and its
+ * macros kept (gcc -E -fdirectives-only, clang -E -frewrite-includes).
+ * Line markers there name each file and line, so the forms are rewritten
+ * line for line where the text comes from the source or from a header
+ * not of the system (a marker without flag 3: the standard library's
+ * own [[likely]] are its business), and the instrumented compile reads
+ * that text instead (gcc with -fpreprocessed -fdirectives-only: macros
+ * expanded, includes already done).  The expanding run is the one that
+ * sees the includes, so it writes the dependency file the user asked
+ * for, naming the real files.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc/copy.h"
+#include "cc/expand.h"
+#include "cc/hintmacro.h"
+#include "cc/unseen.h"
+#include "fix/lexer.h"
+#include "usage.h"
+
+/* --- the dependency file ------------------------------------------------ */
+
+/* Whether @s[@i] ends a word of a make rule (unquoted blank, end). */
+static int rule_blank(const char *s, size_t i, size_t len)
+{
+	return i >= len || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+	       (s[i] == '\\' && i + 1 < len && s[i + 1] == '\n');
+}
+
+/*
+ * Whether @s[@i] quotes the byte after it: a backslash before a space or
+ * a #, a $ before a $.
+ */
+static int rule_quoted(const char *s, size_t i, size_t len)
+{
+	return i + 1 < len &&
+	       ((s[i] == '\\' && (s[i + 1] == ' ' || s[i + 1] == '#')) ||
+		(s[i] == '$' && s[i + 1] == '$'));
+}
+
+size_t lp_cc_deps_files(char *s, size_t len, char ***files)
+{
+	size_t i = 0, nr = 0, alloc = 0;
+
+	*files = NULL;
+	/* the target: up to the first ':' that a blank or the end follows */
+	while (i < len && !(s[i] == ':' && rule_blank(s, i + 1, len)))
+		i++;
+	for (i++; i < len && s[i] != '\n';) {
+		size_t w = i;
+		char *word = s + i, stop;
+
+		if (rule_blank(s, i, len)) {
+			i += s[i] == '\\' ? 2 : 1;
+			continue;
+		}
+		while (!rule_blank(s, i, len)) {
+			i += rule_quoted(s, i, len);
+			s[w++] = s[i++];
+		}
+		/* s[len] is the NUL lp_read_all() keeps */
+		stop = i < len ? s[i] : '\n';
+		s[w] = '\0';
+		i += stop == '\\' ? 2 : 1;
+		if (nr == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			*files = lp_xrealloc(*files, alloc * sizeof(**files));
+		}
+		(*files)[nr++] = word;
+		if (stop == '\n')
+			break;          /* the rule ends */
+	}
+	return nr;
+}
+
+/* --- the headers' forms ------------------------------------------------- */
+
+/* Whether @buf can hold a form at all: the cheap test before a lex. */
+static int may_hold_form(const char *buf, size_t len,
+			 const struct lp_hint_macros *m)
+{
+	size_t k;
+
+	if (memmem(buf, len, "likely", 6))
+		return 1;
+	for (k = 0; k < m->nr; k++)
+		if (memmem(buf, len, m->v[k].name, strlen(m->v[k].name)))
+			return 1;
+	return 0;
+}
+
+/* One header @path read into @h. */
+static void header_hints(struct lp_cc_header_hints *h, const char *path,
+			 const struct lp_hint_macros *m)
+{
+	struct lp_unseen u;
+	char what[400];
+	size_t len = 0;
+	char *buf = lp_unseen_read(path, &len);
+
+	h->headers++;
+	if (!buf || !may_hold_form(buf, len, m)) {
+		free(buf);
+		return;
+	}
+	lp_unseen_scan_text(&u, buf, len, path, m);
+	if (u.copy) {
+		h->counted += u.attr.counted + u.macros.counted;
+		h->sum.attr.counted += u.attr.counted;
+		h->sum.macros.counted += u.macros.counted;
+	}
+	if (!*h->note && lp_unseen_describe(&u, what, sizeof(what)))
+		snprintf(h->note, sizeof(h->note), "%s: %s", path, what);
+	lp_unseen_release(&u);
+	free(buf);
+}
+
+int lp_cc_header_hints(struct lp_cc_header_hints *h, const char *deps,
+		       const struct lp_hint_macros *m)
+{
+	char **files;
+	size_t len, nr, k;
+	char *text = lp_unseen_read(deps, &len);
+
+	memset(h, 0, sizeof(*h));
+	if (!text)
+		return -1;
+	nr = lp_cc_deps_files(text, len, &files);
+	for (k = 1; k < nr; k++)        /* the first is the source */
+		header_hints(h, files[k], m);
+	lp_unseen_counted(&h->sum, h->counted_what, sizeof(h->counted_what));
+	free(files);
+	free(text);
+	return 0;
+}
+
+/* --- the expanding run -------------------------------------------------- */
+
+static void push_copy(struct lp_args *a, const char *s)
+{
+	lp_args_push(a, lp_xstrdup(s));
+}
+
+/* Whether the user's options name the dependency target themselves. */
+static int names_target(int argc, const char **argv, int clang)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "-MT", 3) ||
+		    !strncmp(argv[i], "-MQ", 3) ||
+		    /* gcc's preprocessor takes the source's name there */
+		    (!clang && !strncmp(argv[i], "-Wp,-M", 6)))
+			return 1;
+	return 0;
+}
+
+void lp_cc_expand_options(struct lp_args *a, int argc, const char **argv,
+			  const char *out, const char *raw, int clang)
+{
+	int bare;
+	char *deps = lp_cc_deps_file(argc, argv, out, &bare);
+
+	push_copy(a, "-E");
+	push_copy(a, clang ? "-frewrite-includes" : "-fdirectives-only");
+	if (deps && bare) {
+		push_copy(a, "-MF");
+		push_copy(a, deps);
+	}
+	if (deps && !names_target(argc, argv, clang)) {
+		push_copy(a, "-MQ");
+		push_copy(a, out);
+	}
+	push_copy(a, "-o");
+	push_copy(a, raw);
+	free(deps);
+}
+
+void lp_cc_expand_options_release(struct lp_args *a)
+{
+	size_t k;
+
+	for (k = 0; k < a->n; k++)
+		free((char *)a->v[k]);
+	free(a->v);
+	a->v = NULL;
+	a->n = 0;
+}
+
+/* --- the expanded text -------------------------------------------------- */
+
+/*
+ * The parts of an expanded unit that come from the source or its own
+ * headers, one after the other: the system's text (most of a C++ unit)
+ * is not lexed at all, which is most of what reading the unit costs.
+ */
+struct view {
+	char *text;             /* the parts, joined */
+	size_t len;
+	size_t *from;           /* part k: the view's bytes [at[k], at[k+1]) */
+	size_t *at;             /* came from raw byte from[k] on */
+	size_t nr, alloc;
+};
+
+/*
+ * Whether the line at @s (up to @end) is a line marker, `# 12 "f" 1 3`
+ * (gcc's and clang's), and if so whether its flags hold 3.
+ */
+static int line_marker(const char *s, const char *end, int *system)
+{
+	const char *p = s + 1, *q;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p > 4 && !strncmp(p, "line", 4))
+		p += 4;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == end || *p < '0' || *p > '9')
+		return 0;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	*system = 0;
+	if (p == end || *p != '"')
+		return 1;
+	for (q = p + 1; q < end && *q != '"'; q++)
+		q += *q == '\\';
+	for (q++; q < end; q++)
+		if (*q == '3' && q[-1] == ' ' &&
+		    (q + 1 == end || q[1] == ' ' || q[1] == '\r' ||
+		     q[1] == '\n'))
+			*system = 1;
+	return 1;
+}
+
+/* Raw bytes [@from, @to) appended to the view as its next part. */
+static void view_add(struct view *v, const char *raw, size_t from,
+		     size_t to)
+{
+	if (from >= to)
+		return;
+	if (v->nr == v->alloc) {
+		v->alloc = v->alloc ? 2 * v->alloc : 64;
+		v->from = lp_xrealloc(v->from, v->alloc * sizeof(*v->from));
+		v->at = lp_xrealloc(v->at, v->alloc * sizeof(*v->at));
+	}
+	v->from[v->nr] = from;
+	v->at[v->nr++] = v->len;
+	memcpy(v->text + v->len, raw + from, to - from);
+	v->len += to - from;
+	v->text[v->len] = '\0';
+}
+
+/*
+ * The view of @raw: each line marker starts a part, kept unless its
+ * flags say the system's (a marker line itself ends the part before it,
+ * so the view keeps every marker that returns to a kept file).
+ */
+static void view_read(struct view *v, const char *raw, size_t len)
+{
+	const char *s = raw, *end = raw + len;
+	size_t start = 0;
+	int keep = 1;
+
+	memset(v, 0, sizeof(*v));
+	v->text = lp_xmalloc(len + 1);
+	v->text[0] = '\0';
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *eol = nl ? nl + 1 : end;
+		int system;
+
+		if (*s == '#' && line_marker(s, eol, &system)) {
+			if (keep)
+				view_add(v, raw, start, (size_t)(eol - raw));
+			start = (size_t)(eol - raw);
+			keep = !system;
+		}
+		s = eol;
+	}
+	if (keep)
+		view_add(v, raw, start, len);
+}
+
+/* The raw byte of view byte @at (an edit's place). */
+static size_t view_raw(const struct view *v, size_t at)
+{
+	size_t lo = 0, hi = v->nr;
+
+	while (lo < hi) {       /* the last part starting at or before @at */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v->at[mid] <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? v->from[lo - 1] + (at - v->at[lo - 1]) : at;
+}
+
+static void view_release(struct view *v)
+{
+	free(v->text);
+	free(v->from);
+	free(v->at);
+}
+
+int lp_cc_expanded_copy(const char *raw, size_t len, const char *src,
+			const struct lp_hint_macros *m, char **copy,
+			size_t *copy_len)
+{
+	struct lp_lexed lx = LP_LEXED_INIT, whole = LP_LEXED_INIT;
+	struct lp_copy_edits e = LP_COPY_EDITS_INIT;
+	struct lp_unseen u;
+	struct view v;
+	size_t k;
+	int made = 0;
+
+	view_read(&v, raw, len);
+	lp_lex(&lx, v.text, v.len);
+	lp_unseen_plan(&u, &lx, m, &e);
+	for (k = 0; k < e.nr; k++)
+		e.v[k].at = view_raw(&v, e.v[k].at);
+	/* the edits go into the whole text: only its bytes are read */
+	whole.buf = raw;
+	whole.len = len;
+	if (e.nr && !lp_copy_write(&whole, &e, src, copy, copy_len))
+		made = 1;
+	lp_copy_edits_release(&e);
+	lp_lexed_release(&lx);
+	view_release(&v);
+	return made;
+}
