@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -506,6 +507,47 @@ static int is_clang(struct cc *cc)
 }
 
 /*
+ * A folder for the copy of source @src that is the same in each compile
+ * of it (from the same folder, into the same object), so that ccache
+ * finds the compile of the copy again: its path is in the options and
+ * the debug information.  $TMPDIR/likelyprof-copy-UID/HASH; NULL where
+ * the parent is not ours alone (the caller then takes a new scratch
+ * folder), and lp_cc_copy_make() fails where HASH exists (a compile of
+ * the same source at the same time).
+ */
+static char *stable_copy_dir(const struct cc *cc, int src, const char *out)
+{
+	const char *tmpdir = getenv("TMPDIR"), *parts[3];
+	char *parent, cwd[PATH_MAX];
+	uint64_t hash = 1469598103934665603ull;
+	struct stat st;
+	size_t k;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	parts[0] = cwd;
+	parts[1] = cc->argv[src];
+	parts[2] = out ? out : "";
+	for (k = 0; k < 3; k++) {       /* FNV-1a, the NULs included */
+		const char *c = parts[k];
+
+		do
+			hash = (hash ^ (unsigned char)*c) * 1099511628211ull;
+		while (*c++);
+	}
+	parent = lp_xstrfmt("%s/likelyprof-copy-%lu",
+			    tmpdir && *tmpdir ? tmpdir : "/tmp",
+			    (unsigned long)getuid());
+	if ((mkdir(parent, 0700) && errno != EEXIST) || lstat(parent, &st) ||
+	    !S_ISDIR(st.st_mode) || st.st_uid != getuid() ||
+	    (st.st_mode & 077)) {
+		free(parent);
+		return NULL;
+	}
+	return lp_xstrfmt("%s/%016llx", parent, (unsigned long long)hash);
+}
+
+/*
  * The instrumented compile of @copy_text, a copy of the source in which
  * the hints the header cannot see are made counted ones (@what: which,
  * for the note; @flags: LP_CC_COPY_*).  A copy that does not compile (a
@@ -518,15 +560,19 @@ static int compile_copy(struct cc *cc, int src, const char *out, int err,
 {
 	struct lp_cc_copy copy = LP_CC_COPY_INIT;
 	const char *base = lp_cc_base_name(cc->argv[src]);
-	char *dir = scratch_path(cc, ".attr");
-	int status;
+	char *dir = stable_copy_dir(cc, src, out);
+	int status, made;
 
 	/* asked only where it matters: the question runs the compiler */
 	if ((base == cc->argv[src] || (flags & LP_CC_COPY_EXPANDED)) &&
 	    is_clang(cc))
 		flags |= LP_CC_COPY_CLANG;
-	if (!dir || lp_cc_copy_make(&copy, dir, copy_text, copy_len,
-				    cc->argc, cc->argv, src, out, flags)) {
+	made = dir && !lp_cc_copy_make(&copy, dir, copy_text, copy_len,
+				       cc->argc, cc->argv, src, out, flags);
+	if (!made && (dir = scratch_path(cc, ".attr")))
+		made = !lp_cc_copy_make(&copy, dir, copy_text, copy_len,
+					cc->argc, cc->argv, src, out, flags);
+	if (!made) {
 		lp_note("%s: %s not counted: no copy of the source could be "
 			"made", cc->argv[src], what);
 		return instrumented_step(cc, src, out, err);

@@ -147,7 +147,15 @@ int lp_cc_copy_make(struct lp_cc_copy *c, char *dir, const char *text,
 	c->out = out ? lp_xstrdup(out)
 		     : lp_cc_object_name(argv[src],
 					 flags & LP_CC_COPY_ASSEMBLY);
-	if (mkdir(dir, 0700) || copy_options(c, argv[src], clang)) {
+	if (mkdir(dir, 0700)) {
+		/* not ours: another compile of the source may be using it */
+		free(c->path);
+		free(c->dir);
+		c->path = c->dir = NULL;
+		lp_cc_copy_done(c, 0);
+		return -1;
+	}
+	if (copy_options(c, argv[src], clang)) {
 		lp_cc_copy_done(c, 0);
 		return -1;
 	}
