@@ -518,7 +518,7 @@ static int is_clang(struct cc *cc)
 static char *stable_copy_dir(const struct cc *cc, int src, const char *out)
 {
 	const char *tmpdir = getenv("TMPDIR"), *parts[3];
-	char *parent, cwd[PATH_MAX];
+	char *parent, *dir, cwd[PATH_MAX];
 	uint64_t hash = 1469598103934665603ull;
 	struct stat st;
 	size_t k;
@@ -544,7 +544,9 @@ static char *stable_copy_dir(const struct cc *cc, int src, const char *out)
 		free(parent);
 		return NULL;
 	}
-	return lp_xstrfmt("%s/%016llx", parent, (unsigned long long)hash);
+	dir = lp_xstrfmt("%s/%016llx", parent, (unsigned long long)hash);
+	free(parent);
+	return dir;
 }
 
 /*
