@@ -6,6 +6,8 @@
 #   overhead.sh   what counting costs the profiled program (bench/workload)
 #   shared.sh     the same in shared-library code: the workload built -fPIC
 #                 and jemalloc (fetched), beside gcov and clang PGO
+#   helpers.sh    small hinted helpers inlined into a hot loop: their
+#                 instructions and functions beside gcov and clang PGO
 #   tools.sh      report, merge and check at 10k, 100k and 1M sites
 #   merge.sh      merging a fleet: 8 x 1M sites, 10,000 small profiles
 #   judge.sh      likelyprof judge on unmodified binaries against the
@@ -13,6 +15,8 @@
 #   short-process.sh  what a site costs a process that runs for a moment:
 #                 start-up, first counts and the dump, at 200 to 20,000
 #                 sites, beside gcc --coverage
+#   build.sh      the CPU time of lz4's build (fetched) under likelyprof
+#                 cc, beside gcov and clang PGO
 #   html.sh       the page of report --format html at 10k and 100k sites:
 #                 bytes per site, time to show it in headless Chromium
 #
@@ -64,14 +68,17 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead shared tools merge judge short-process html; do
+	for part in overhead shared helpers tools merge judge short-process \
+		build html; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
 		shared) title="Overhead in shared libraries" ;;
+		helpers) title="Hinted helpers inlined into a hot loop" ;;
 		tools) title="The command at 10k, 100k and 1M sites" ;;
 		merge) title="Merging a fleet" ;;
 		judge) title="Judging an unmodified binary" ;;
 		short-process) title="A short process" ;;
+		build) title="What a build costs" ;;
 		html) title="The page in a browser" ;;
 		esac
 		printf '\n## %s\n\n' "$title"
