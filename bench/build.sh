@@ -1,7 +1,7 @@
 #!/bin/sh
 # build.sh - what a build costs under likelyprof cc: lz4 (the upstream
 # tarball of Debian's source package) built whole by its own Makefile
-# with gcc and clang, plain, with likelyprof cc, with gcc --coverage and
+# with gcc and clang, plain, with likelyprof cc, with gcc -fprofile-arcs and
 # with clang -fprofile-instr-generate, from a clean tree each time.  CPU
 # time (user and system, the compilers included), which a shared machine
 # disturbs less than the wall clock, from interleaved rounds: each round
@@ -48,7 +48,7 @@ cc_of() {
 # flags_of VARIANT: what it adds to the project's CFLAGS (MOREFLAGS)
 flags_of() {
 	case $1 in
-	gcc-gcov) echo "--coverage" ;;
+	gcc-gcov) echo "-fprofile-arcs" ;;
 	clang-pgo) echo "-fprofile-instr-generate" ;;
 	esac
 }
@@ -99,12 +99,7 @@ EOT
 for v in $variants; do
 	s=$(spread "$v" 1 4) || continue
 	set -- $s
-	name=${v#*-}
-	case $name in
-	gcov) name="gcc \`--coverage\`" ;;
-	pgo) name="clang \`-fprofile-instr-generate\`" ;;
-	esac
-	echo "| ${v%%-*} | $name | $1 | $2–$3 | $(r "$v" 1 4) |"
+	echo "| ${v%%-*} | $(variant_name "$v") | $1 | $2–$3 | $(r "$v" 1 4) |"
 done
 echo
 echo "| target | measured | verdict |"

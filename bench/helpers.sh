@@ -22,11 +22,6 @@ work=$BENCH_BUILD/helpers
 src=$here/inline-helpers.c
 failed=0
 
-fail() {
-	say "FAILED: $*"
-	failed=1
-}
-
 if ! have valgrind; then
 	echo "Not measured: no valgrind (callgrind counts the instructions)."
 	exit 0
@@ -41,7 +36,7 @@ build() {
 	case $1 in
 	*-plain) "$c" -O2 "$src" -o "$1" ;;
 	*-likelyprof) lp_cc "$c" -O2 "$src" -o "$1" ;;
-	gcc-gcov) "$c" -O2 --coverage "$src" -o "$1" ;;
+	gcc-gcov) "$c" -O2 -fprofile-arcs "$src" -o "$1" ;;
 	clang-pgo) "$c" -O2 -fprofile-instr-generate "$src" -o "$1" ;;
 	esac
 }
@@ -83,7 +78,7 @@ for v in $variants; do
 		[ "${evals:-0}" -gt 0 ] ||
 			fail "$v: the profile holds no evaluation" ;;
 	esac
-	echo "$v ${n:-0} $(functions "$v") ${evals:-0}" >> rows
+	echo "$v ${n:-0} $(functions "$v") ${evals:-0} $(variant_name "$v")" >> rows
 done
 
 cat <<EOT
@@ -101,7 +96,13 @@ each evaluation it counted.
 |---|---|---:|---:|---:|---:|---:|
 EOT
 awk -v t="$BENCH_HELPERS_TARGET" '
-	{ ins[$1] = $2; fn[$1] = $3; ev[$1] = $4; order[NR] = $1 }
+	{
+		ins[$1] = $2; fn[$1] = $3; ev[$1] = $4; order[NR] = $1
+		name = $5
+		for (i = 6; i <= NF; i++)
+			name = name " " $i
+		names[$1] = name
+	}
 	END {
 		for (k = 1; k <= NR; k++) {
 			v = order[k]
@@ -110,8 +111,7 @@ awk -v t="$BENCH_HELPERS_TARGET" '
 			p = c "-plain"
 			x = ins[p] ? ins[v] / ins[p] : 0
 			per = ev[v] ? sprintf("%.2f", (ins[v] - ins[p]) / ev[v]) : ""
-			name = kind == "gcov" ? "gcc `--coverage`" : \
-			       kind == "pgo" ? "clang `-fprofile-instr-generate`" : kind
+			name = names[v]
 			printf "| %s | %s | %d | %.2f | %d | %s | %s |\n", c, name,
 				ins[v], x, fn[v], ev[v] ? ev[v] : "", per
 			if (kind == "likelyprof")

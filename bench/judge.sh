@@ -30,10 +30,6 @@
 
 work=$BENCH_BUILD/judge
 failed=0
-fail() {
-	say "FAILED: $*"
-	failed=1
-}
 rm -rf "$work"
 mkdir -p "$work" || exit 1
 

@@ -26,6 +26,12 @@ have() {
 	command -v "$1" >/dev/null 2>&1
 }
 
+# A failure to report: the part goes on and exits 1 at its end.
+fail() {
+	say "FAILED: $*"
+	failed=1
+}
+
 # --- real projects
 
 # real_src PACKAGE LOG: the upstream tarball of a Debian source package,
@@ -68,6 +74,18 @@ lp_cc() {
 		-include "$LIKELYPROF_INCLUDE_DIR/likelyprof.h" "$@" \
 		-L"$LIKELYPROF_LIB_DIR" -Wl,-rpath,"$LIKELYPROF_LIB_DIR" \
 		-Wl,--no-as-needed -llikelyprof -ldl
+}
+
+# variant_name VARIANT: its name in a table
+variant_name() {
+	case $1 in
+	*-plain) echo "plain" ;;
+	*-likelyprof) echo "likelyprof" ;;
+	*-kernel) echo "kernel-style global \`++\`" ;;
+	*-atomic) echo "relaxed atomic add" ;;
+	gcc-gcov) echo "gcc \`-fprofile-arcs\`" ;;
+	clang-pgo) echo "clang \`-fprofile-instr-generate\`" ;;
+	esac
 }
 
 compiler_of() {

@@ -28,11 +28,6 @@
 
 work=$BENCH_BUILD/merge
 failed=0
-fail() {
-	say "FAILED: $*"
-	failed=1
-}
-
 if [ ! -x "$LIKELYPROF" ]; then
 	echo "Not measured: \`$LIKELYPROF\` was not built."
 	exit 1

@@ -36,11 +36,6 @@ src="$here/workload/main.c $here/workload/tok.c $here/workload/htab.c
 flags="-std=gnu99 -pthread $BENCH_CFLAGS"
 failed=0
 
-fail() {
-	say "FAILED: $*"
-	failed=1
-}
-
 rm -rf "$work"
 mkdir -p "$bin" "$run" || exit 1
 : >"$times"
@@ -77,16 +72,6 @@ build() {
 	esac
 }
 
-describe() {
-	case $1 in
-	*-plain) echo "plain" ;;
-	*-likelyprof) echo "likelyprof" ;;
-	*-kernel) echo "kernel-style global \`++\`" ;;
-	*-atomic) echo "relaxed atomic add" ;;
-	gcc-gcov) echo "gcc \`-fprofile-arcs\`" ;;
-	clang-pgo) echo "clang \`-fprofile-instr-generate\`" ;;
-	esac
-}
 
 say "building $variants"
 "$BENCH_GCC" -O2 -o "$bin/timeit" "$here/timeit.c" || exit 1
@@ -244,7 +229,7 @@ table() {
 		*) c=$(kept "$v" "$t") ;;
 		esac
 		printf '| %s | %s | %.3f | %.3f–%.3f | **%s** | %s | %s |\n' \
-			"$(describe "$v")" "${v%%-*}" "$1" "$2" "$3" \
+			"$(variant_name "$v")" "${v%%-*}" "$1" "$2" "$3" \
 			"$(r "$v" "$t")" "$(r "$v" "$t" 4)" "$c"
 	done
 }
@@ -317,7 +302,7 @@ EOF
 		ir=$(field "$v" "$work/instructions")
 		base=$(field "$(plain_of "$v")" "$work/instructions")
 		[ -n "$ir" ] && [ -n "$base" ] || continue
-		awk -v d="$(describe "$v")" -v c="${v%%-*}" -v ir="$ir" \
+		awk -v d="$(variant_name "$v")" -v c="${v%%-*}" -v ir="$ir" \
 			-v b="$base" -v e="$cg_evals" 'BEGIN {
 			printf "| %s | %s | %.0f | %.2f | %+.2f |\n",
 				d, c, ir, ir / e, (ir - b) / e }'
@@ -366,7 +351,7 @@ exact() {
 		;;
 	esac
 	printf '| no count lost, 2 threads | %s | %s | %s: %s | | | %s |\n' \
-		"${1%%-*}" "$(kept "$1" 2)" "$(describe "$2")" \
+		"${1%%-*}" "$(kept "$1" 2)" "$(variant_name "$2")" \
 		"$(kept "$2" 2)" "$verdict"
 }
 

@@ -41,10 +41,6 @@ bin=$work/bin
 run=$work/run
 times=$work/times
 failed=0
-fail() {
-	say "FAILED: $*"
-	failed=1
-}
 rm -rf "$work"
 mkdir -p "$bin" "$run" || exit 1
 : >"$times"
@@ -314,14 +310,6 @@ ir_ratio() {
 	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'
 }
 
-describe() {
-	case $1 in
-	*-plain) echo "plain" ;;
-	*-likelyprof) echo "likelyprof" ;;
-	gcc-gcov) echo "gcc \`-fprofile-arcs\`" ;;
-	clang-pgo) echo "clang \`-fprofile-instr-generate\`" ;;
-	esac
-}
 
 # rows WORKLOAD VARIANTS...
 rows() {
@@ -333,7 +321,7 @@ rows() {
 	echo "|---|---|---:|---:|---:|---:|---:|"
 	for v in "$@"; do
 		printf '| %s | %s | %s | %s | %s | %s | %s |\n' \
-			"$(describe "$v")" "${v%%-*}" "$(ir_ratio "$w:$v")" \
+			"$(variant_name "$v")" "${v%%-*}" "$(ir_ratio "$w:$v")" \
 			"$(ratio "$w:$v" 1 4)" "$(ratio "$w:$v" 2 4)" \
 			"$(ratio "$w:$v" 1 3)" "$(ratio "$w:$v" 2 3)"
 	done

@@ -24,11 +24,6 @@
 work=$BENCH_BUILD/short-process
 failed=0
 
-fail() {
-	say "FAILED: $*"
-	failed=1
-}
-
 if ! have valgrind; then
 	echo "Not measured: no valgrind (callgrind counts the instructions)."
 	exit 0

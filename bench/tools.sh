@@ -43,11 +43,6 @@ fi
 eval "big=\${$#} mid=\${$(($# - 1))}"
 failed=0
 
-fail() {
-	say "FAILED: $*"
-	failed=1
-}
-
 if [ ! -x "$LIKELYPROF" ]; then
 	say "no $LIKELYPROF: build it with make"
 	echo "Not measured: \`$LIKELYPROF\` was not built."
