@@ -36,11 +36,14 @@ variants="gcc-plain gcc-likelyprof gcc-gcov"
 have "$BENCH_CLANG" &&
 	variants="$variants clang-plain clang-likelyprof clang-pgo"
 
-# cc_of VARIANT: the CC of its make
+# cc_of VARIANT: the CC of its make.  likelyprof's in the launcher form,
+# which names the compiler: with CC="likelyprof cc", make exports its CC
+# to the recipes, so likelyprof finds itself in $CC and runs cc, not the
+# clang of the environment.
 cc_of() {
 	c=$(compiler_of "$1")
 	case $1 in
-	*-likelyprof) echo "$LIKELYPROF cc" ;;
+	*-likelyprof) echo "$LIKELYPROF $c" ;;
 	*) echo "$c" ;;
 	esac
 }
@@ -57,9 +60,8 @@ flags_of() {
 cpu() {
 	rm -rf "$work/tree"
 	cp -R "$work/src" "$work/tree" || return 1
-	c=$(compiler_of "$1")
 	/usr/bin/time -f "%U %S" -o "$work/time" \
-		env CC="$c" make -C "$work/tree" -j2 lib-release lz4-release \
+		make -C "$work/tree" -j2 lib-release lz4-release \
 		CC="$(cc_of "$1")" MOREFLAGS="$(flags_of "$1")" \
 		> "$work/$1.log" 2>&1 || return 1
 	awk '{ print $1 + $2 }' "$work/time"
@@ -88,7 +90,8 @@ done
 cat <<EOT
 lz4 $(basename "$tarball" .orig.tar.gz | sed 's/^lz4_//') (the library and the \`lz4\` tool, \`make -j2
 lib-release lz4-release\`, every file compiled from a clean tree) with
-each variant's compiler; likelyprof's as \`CC="likelyprof cc"\`, gcov's
+each variant's compiler; likelyprof's as \`CC="likelyprof gcc"\` or
+\`"likelyprof clang"\`, gcov's
 and PGO's flags in \`MOREFLAGS\`. CPU time of the whole build (user and
 system, compilers included), medians of $BENCH_BUILD_ROUNDS interleaved rounds after an
 untimed one.
