@@ -188,6 +188,7 @@ struct cc {
 	const char *diag_deps;      /* the diagnostics compile's -MMD file */
 	struct lp_args expand;      /* STEP_EXPAND's own options */
 	struct lp_hint_macros macros;  /* --hint-macro */
+	struct lp_unseen_forms forms;  /* what the unit compiled is read for */
 	int clang;                  /* -1 until asked */
 	char *scratch;              /* a folder, made on first use */
 	unsigned scratch_files;
@@ -473,7 +474,7 @@ static void note_unseen_hints(const struct cc *cc, const char *src,
 {
 	char what[400];
 
-	lp_unseen_scan(u, src, &cc->macros);
+	lp_unseen_scan(u, src, &cc->forms);
 	if (lp_unseen_describe(u, what, sizeof(what)))
 		lp_note("%s: not counted: %s; likelyprof-cc(1) lists the "
 			"forms counted", src, what);
@@ -650,7 +651,7 @@ static int compile_expanded(struct cc *cc, int src, const char *out,
 	}
 	free(raw);
 	if (ftruncate(err, 0) || lseek(err, 0, SEEK_SET) || !text ||
-	    !lp_cc_expanded_copy(text, len, cc->argv[src], &cc->macros,
+	    !lp_cc_expanded_copy(text, len, cc->argv[src], &cc->forms,
 				 &copy, &copy_len)) {
 		lp_note("%s: %s of its headers not counted: its includes "
 			"could not be expanded", cc->argv[src],
@@ -674,12 +675,35 @@ static int compile_expanded(struct cc *cc, int src, const char *out,
 static int header_hints(struct cc *cc, int src, struct lp_cc_header_hints *h)
 {
 	if (!cc->diag_deps || lp_cc_header_hints(h, cc->diag_deps,
-						 &cc->macros))
+						 &cc->forms))
 		return 0;
 	if (*h->note)
 		lp_note("%s: not counted in a header: %s; likelyprof-cc(1) "
 			"lists the forms counted", cc->argv[src], h->note);
 	return h->counted > 0;
+}
+
+/*
+ * Whether source argument @src is compiled as C++: its -x, else its
+ * suffix, and for a .c the driver (g++ and clang++ compile it as C++).
+ */
+static int is_cxx_unit(const struct cc *cc, int src)
+{
+	const char *dot = strrchr(lp_cc_base_name(cc->argv[src]), '.');
+	const char *driver = NULL;
+	size_t k;
+
+	if (cc->lang[src])
+		return strstr(cc->lang[src], "c++") != NULL;
+	if (dot && (!strcmp(dot, ".c") || !strcmp(dot, ".i"))) {
+		/* the first word after the launchers: options follow it */
+		for (k = 0; k < cc->compiler.n && !driver; k++)
+			if (!lp_cc_is_launcher(cc->compiler.v[k]))
+				driver = lp_cc_base_name(cc->compiler.v[k]);
+		return driver && strstr(driver, "++") != NULL;
+	}
+	return !dot || (strcmp(dot, ".m") && strcmp(dot, ".s") &&
+			strcmp(dot, ".S"));
 }
 
 static int compile_source(struct cc *cc, int src, const char *out)
@@ -691,6 +715,8 @@ static int compile_source(struct cc *cc, int src, const char *out)
 
 	if (cc->kind[src] == LP_ARG_OTHER_SRC)
 		return compile_step(cc, src, out, STEP_PLAIN, -1);
+	cc->forms.macros = &cc->macros;
+	cc->forms.attributes = is_cxx_unit(cc, src);
 	note_unseen_hints(cc, cc->argv[src], &u);
 	diag_out = scratch_path(cc, cc->m.assembly ? ".s" : ".o");
 	diag_deps = scratch_path(cc, ".d");

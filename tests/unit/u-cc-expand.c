@@ -73,10 +73,11 @@ static void test_expanded__system_text_kept(void)
 		"# 3 \"a.cc\" 2\n"
 		"int m(int v) { if (v > 2) [[likely]] return 1; return 0; }\n";
 	struct lp_hint_macros none = LP_HINT_MACROS_INIT;
+	struct lp_unseen_forms cxx = { &none, 1 };
 	char *copy = NULL, *line;
 	size_t len = 0;
 
-	LP_CHECK_INT(lp_cc_expanded_copy(raw, strlen(raw), "a.cc", &none,
+	LP_CHECK_INT(lp_cc_expanded_copy(raw, strlen(raw), "a.cc", &cxx,
 					 &copy, &len), 1);
 	if (!copy)
 		return;
@@ -101,10 +102,11 @@ static void test_expanded__system_only(void)
 		"# 2 \"a.cc\" 2\n"
 		"int m(int v) { return v; }\n";
 	struct lp_hint_macros none = LP_HINT_MACROS_INIT;
+	struct lp_unseen_forms cxx = { &none, 1 };
 	char *copy = NULL;
 	size_t len = 0;
 
-	LP_CHECK_INT(lp_cc_expanded_copy(raw, strlen(raw), "a.cc", &none,
+	LP_CHECK_INT(lp_cc_expanded_copy(raw, strlen(raw), "a.cc", &cxx,
 					 &copy, &len), 0);
 	LP_CHECK(copy == NULL);
 }

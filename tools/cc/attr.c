@@ -275,6 +275,22 @@ void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
 	free(p.cases);
 }
 
+void lp_attr_ignored(struct lp_attr_plan *out, const struct lp_lexed *lx)
+{
+	struct plan p;
+
+	memset(out, 0, sizeof(*out));
+	memset(&p, 0, sizeof(p));
+	p.lx = lx;
+	find_attributes(&p);
+	out->attributes = (unsigned)p.nattr;
+	if (p.nattr) {
+		out->skipped_line = lx->tok[p.attr[0].tok].line;
+		out->skipped_why = "C compilers ignore them; they are no hint";
+	}
+	free(p.attr);
+}
+
 static size_t attr_tok(const struct lp_attr_mark *a)
 {
 	return a ? a->tok : LP_NO_MATCH;

@@ -29,6 +29,12 @@ struct lp_attr_plan {
 void lp_attr_plan(struct lp_attr_plan *p, const struct lp_lexed *lx,
 		  struct lp_copy_edits *e);
 
+/*! lp_attr_ignored() :
+ *  The attribute hints of a C source lexed in @lx, all left as they are
+ *  (gcc and clang ignore [[likely]] in C), into @p for cc's note.
+ */
+void lp_attr_ignored(struct lp_attr_plan *p, const struct lp_lexed *lx);
+
 /*
  * An attribute hint that lp_attr_plan() counts, as fix edits it.  On a
  * case label (@label, cases.c) there is no condition: [from, to) are its

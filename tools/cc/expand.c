@@ -88,8 +88,9 @@ size_t lp_cc_deps_files(char *s, size_t len, char ***files)
 
 /* Whether @buf can hold a form at all: the cheap test before a lex. */
 static int may_hold_form(const char *buf, size_t len,
-			 const struct lp_hint_macros *m)
+			 const struct lp_unseen_forms *f)
 {
+	const struct lp_hint_macros *m = f->macros;
 	size_t k;
 
 	if (memmem(buf, len, "likely", 6))
@@ -102,7 +103,7 @@ static int may_hold_form(const char *buf, size_t len,
 
 /* One header @path read into @h. */
 static void header_hints(struct lp_cc_header_hints *h, const char *path,
-			 const struct lp_hint_macros *m)
+			 const struct lp_unseen_forms *f)
 {
 	struct lp_unseen u;
 	char what[400];
@@ -110,11 +111,11 @@ static void header_hints(struct lp_cc_header_hints *h, const char *path,
 	char *buf = lp_unseen_read(path, &len);
 
 	h->headers++;
-	if (!buf || !may_hold_form(buf, len, m)) {
+	if (!buf || !may_hold_form(buf, len, f)) {
 		free(buf);
 		return;
 	}
-	lp_unseen_scan_text(&u, buf, len, path, m);
+	lp_unseen_scan_text(&u, buf, len, path, f);
 	if (u.copy) {
 		h->counted += u.attr.counted + u.macros.counted;
 		h->sum.attr.counted += u.attr.counted;
@@ -127,7 +128,7 @@ static void header_hints(struct lp_cc_header_hints *h, const char *path,
 }
 
 int lp_cc_header_hints(struct lp_cc_header_hints *h, const char *deps,
-		       const struct lp_hint_macros *m)
+		       const struct lp_unseen_forms *f)
 {
 	char **files;
 	size_t len, nr, k;
@@ -138,7 +139,7 @@ int lp_cc_header_hints(struct lp_cc_header_hints *h, const char *deps,
 		return -1;
 	nr = lp_cc_deps_files(text, len, &files);
 	for (k = 1; k < nr; k++)        /* the first is the source */
-		header_hints(h, files[k], m);
+		header_hints(h, files[k], f);
 	lp_unseen_counted(&h->sum, h->counted_what, sizeof(h->counted_what));
 	free(files);
 	free(text);
@@ -319,7 +320,7 @@ static void view_release(struct view *v)
 }
 
 int lp_cc_expanded_copy(const char *raw, size_t len, const char *src,
-			const struct lp_hint_macros *m, char **copy,
+			const struct lp_unseen_forms *f, char **copy,
 			size_t *copy_len)
 {
 	struct lp_lexed lx = LP_LEXED_INIT, whole = LP_LEXED_INIT;
@@ -331,7 +332,7 @@ int lp_cc_expanded_copy(const char *raw, size_t len, const char *src,
 
 	view_read(&v, raw, len);
 	lp_lex(&lx, v.text, v.len);
-	lp_unseen_plan(&u, &lx, m, &e);
+	lp_unseen_plan(&u, &lx, f, &e);
 	for (k = 0; k < e.nr; k++)
 		e.v[k].at = view_raw(&v, e.v[k].at);
 	/* the edits go into the whole text: only its bytes are read */

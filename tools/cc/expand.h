@@ -22,12 +22,11 @@ struct lp_cc_header_hints {
 /*! lp_cc_header_hints() :
  *  Reads the dependency file @deps (one make rule, as -MMD writes it:
  *  the source, then the headers not of the system) and each header in
- *  it for the forms unseen.c reads in a source, with the hint macros
- *  @m.  @return : 0, or -1 where @deps cannot be read (then @h says
+ *  it for the forms @f that unseen.c reads in a source.  @return : 0, or -1 where @deps cannot be read (then @h says
  *  nothing).
  */
 int lp_cc_header_hints(struct lp_cc_header_hints *h, const char *deps,
-		       const struct lp_hint_macros *m);
+		       const struct lp_unseen_forms *f);
 
 /*! lp_cc_deps_files() :
  *  The prerequisites of the first rule of the make text @s (@len bytes,
@@ -57,7 +56,7 @@ void lp_cc_expand_options_release(struct lp_args *a);
  *  @return : 1 when a form was rewritten; 0 (nothing allocated) else.
  */
 int lp_cc_expanded_copy(const char *raw, size_t len, const char *src,
-			const struct lp_hint_macros *m, char **copy,
+			const struct lp_unseen_forms *f, char **copy,
 			size_t *copy_len);
 
 #endif /* LP_CC_EXPAND_H */

@@ -46,21 +46,24 @@ char *lp_unseen_read(const char *path, size_t *len)
 }
 
 void lp_unseen_plan(struct lp_unseen *u, const struct lp_lexed *lx,
-		    const struct lp_hint_macros *m, struct lp_copy_edits *e)
+		    const struct lp_unseen_forms *f, struct lp_copy_edits *e)
 {
 	memset(u, 0, sizeof(*u));
-	lp_attr_plan(&u->attr, lx, e);
-	lp_hint_macro_plan(&u->macros, m, lx, e);
+	if (f->attributes)
+		lp_attr_plan(&u->attr, lx, e);
+	else
+		lp_attr_ignored(&u->attr, lx);
+	lp_hint_macro_plan(&u->macros, f->macros, lx, e);
 }
 
 void lp_unseen_scan_text(struct lp_unseen *u, const char *buf, size_t len,
-			 const char *path, const struct lp_hint_macros *m)
+			 const char *path, const struct lp_unseen_forms *f)
 {
 	struct lp_lexed lx = LP_LEXED_INIT;
 	struct lp_copy_edits e = LP_COPY_EDITS_INIT;
 
 	lp_lex(&lx, buf, len);
-	lp_unseen_plan(u, &lx, m, &e);
+	lp_unseen_plan(u, &lx, f, &e);
 	if (e.nr && lp_copy_write(&lx, &e, path, &u->copy, &u->copy_len))
 		u->copy = NULL;
 	lp_copy_edits_release(&e);
@@ -68,7 +71,7 @@ void lp_unseen_scan_text(struct lp_unseen *u, const char *buf, size_t len,
 }
 
 void lp_unseen_scan(struct lp_unseen *u, const char *path,
-		    const struct lp_hint_macros *m)
+		    const struct lp_unseen_forms *f)
 {
 	size_t len = 0;
 	char *buf = lp_unseen_read(path, &len);
@@ -76,7 +79,7 @@ void lp_unseen_scan(struct lp_unseen *u, const char *path,
 	memset(u, 0, sizeof(*u));
 	if (!buf)
 		return;
-	lp_unseen_scan_text(u, buf, len, path, m);
+	lp_unseen_scan_text(u, buf, len, path, f);
 	free(buf);
 }
 

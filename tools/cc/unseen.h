@@ -11,6 +11,16 @@
 #include "cc/edits.h"
 #include "cc/hintmacro.h"
 
+/*
+ * What a unit's text is read for: the calls of the --hint-macro names,
+ * and [[likely]]/[[unlikely]] where they are hints (C++: gcc and clang
+ * ignore them in C, with a warning, so there they are only noted).
+ */
+struct lp_unseen_forms {
+	const struct lp_hint_macros *macros;
+	int attributes;
+};
+
 struct lp_unseen {
 	struct lp_attr_plan attr;   /* [[likely]], [[unlikely]] */
 	struct lp_hint_macro_plan macros;   /* calls of --hint-macro names */
@@ -21,13 +31,14 @@ struct lp_unseen {
 /*! lp_unseen_scan() :
  *  Reads the file @path for the hints that the header does not see,
  *  outside comments, strings and dead #if groups: the attribute hints
- *  (attr.c) and the calls of the hint macros @m (hintmacro.c), and
+ *  (attr.c) and the calls of the hint macros (hintmacro.c), as @f says,
+ *  and
  *  writes a copy of the file in which those that can be are counted
  *  (NULL when there are none).  A file that cannot be read (or is not
  *  a regular file) has none.  lp_unseen_release() frees the copy.
  */
 void lp_unseen_scan(struct lp_unseen *u, const char *path,
-		    const struct lp_hint_macros *m);
+		    const struct lp_unseen_forms *f);
 void lp_unseen_release(struct lp_unseen *u);
 
 /*! lp_unseen_scan_text() :
@@ -35,14 +46,14 @@ void lp_unseen_release(struct lp_unseen *u);
  *  #line (expand.c reads each of a unit's own headers so).
  */
 void lp_unseen_scan_text(struct lp_unseen *u, const char *buf, size_t len,
-			 const char *path, const struct lp_hint_macros *m);
+			 const char *path, const struct lp_unseen_forms *f);
 
 /*! lp_unseen_plan() :
  *  The edits of the copy (edits.c) for the forms of the text lexed in
  *  @lx, into @e, and their counts into @u (no copy is written).
  */
 void lp_unseen_plan(struct lp_unseen *u, const struct lp_lexed *lx,
-		    const struct lp_hint_macros *m, struct lp_copy_edits *e);
+		    const struct lp_unseen_forms *f, struct lp_copy_edits *e);
 
 /*! lp_unseen_read() :
  *  All of the regular file @path (at most 64 MiB) into a new buffer, its

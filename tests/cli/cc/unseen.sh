@@ -8,7 +8,8 @@
 # an #if 0 group are not hints and draw nothing;
 # __builtin_expect_with_probability is counted and draws nothing; the
 # program builds and runs as it would plain.  With g++ and clang++ (the
-# note is cc's, not the compiler's).
+# note is cc's, not the compiler's).  In a C unit [[unlikely]] is no hint
+# (the C compilers ignore it): noted, not counted.
 cat > a.cc <<'SRC'
 // [[likely]] in a comment is not a hint
 #include <cstdio>
@@ -52,3 +53,23 @@ for c in g++ clang++; do
 done
 $LIKELYPROF cc b.c -o b
 echo "b.c: exit $?"
+# In C, gcc and clang ignore [[likely]] (with a warning): it is no hint,
+# so it is not counted, and the note says why; g++ takes a .c for C++.
+cat > c.c <<'SRC'
+int main(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 3) [[unlikely]]
+		return 1;
+	return 0;
+}
+SRC
+for c in gcc clang g++; do
+	CC=$c $LIKELYPROF cc -std=c2x -w c.c -o c 2>&1 | sed "s/^/$c: /"
+	[ $c = g++ ] || CC=$c $LIKELYPROF cc -std=c2x -w -x c c.c -o c 2>&1 |
+		sed "s/^/$c -x c: /"
+	rm -f c.lprof
+	LIKELYPROF_FILE=c.lprof ./c
+	echo "$c: run $?, sites $([ -f c.lprof ] &&
+		awk '/^site/ { n++ } END { print n + 0 }' c.lprof || echo 0)"
+done
