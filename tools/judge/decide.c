@@ -15,8 +15,10 @@
  * A wrong verdict costs more than none, so a site is exact only where
  * every doubt is ruled out; else it is ambiguous.  The copies of one
  * hint in several functions are summed, and so are the copies of a
- * one-part condition in one function, each read by its lines (or a
- * loop's test at entry and at its end).  Several jumps of one line in one
+ * one-part condition in one function that ran, each a whole test (no
+ * side runs on into another jump of the line: a float compare's jp and
+ * jne are one test) read by its lines, past any code of its own line (or
+ * a loop's test at entry and at its end).  Several jumps of one line in one
  * function otherwise (a && b, a macro expanding to many tests), a cmov or
  * set beside them, several hints on one line, a hint that is a part of
  * its condition, a part that never ran, counts that do not add up, code
@@ -115,6 +117,49 @@ static int taken_is_wrong(const struct lp_hint *hint,
 }
 
 /*
+ * Where side @addr of a jump of @hint's line leaves the line: its straight
+ * code (and the jmps in it) walked to the first instruction of another
+ * line, into *@exit.  1 where it runs into a conditional jump of the line
+ * first: then that side decides nothing alone (a float compare's jp
+ * before its jne, a loop's end jumping back to its test at the top), and
+ * one evaluation runs both jumps.  -1 where the walk cannot tell.
+ */
+static int own_line_exit(const struct lp_hint *hint, const struct lp_runs *r,
+			 const char *obj, uint64_t addr, uint64_t *exit)
+{
+	const struct lp_insns *in = r->in;
+	int step;
+
+	for (step = 0; step < 32; step++) {
+		long i = lp_code_at(in, obj, addr);
+		const struct lp_code_insn *c;
+		const char *real;
+
+		if (i < 0)
+			return -1;
+		c = &in->code[i];
+		real = lp_real_of(r->cache, c->file);
+		if (c->line != hint->line || !real ||
+		    strcmp(real, hint->real)) {
+			*exit = addr;
+			return 0;
+		}
+		if (c->flow == LP_FLOW_COND)
+			return 1;
+		if (c->flow == LP_FLOW_END)
+			return -1;
+		if (c->flow == LP_FLOW_JMP)
+			addr = c->target;
+		else if ((size_t)i + 1 < in->code_nr &&
+			 !strcmp(in->code[i + 1].obj, c->obj))
+			addr = in->code[i + 1].addr;
+		else
+			return -1;
+	}
+	return -1;
+}
+
+/*
  * Read by the line table, not by the layout: a jump into the statement
  * its if guards, that does not fall through into it, is taken when the
  * condition held (1); one that falls through into it, and jumps
@@ -123,13 +168,15 @@ static int taken_is_wrong(const struct lp_hint *hint,
 static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
 			   const struct lp_insn *ins)
 {
+	uint64_t to, fall;
 	int t, n;
 
 	if (hint->then_first <= 0 || hint->then_first > hint->then_last ||
-	    !ins->next)
+	    !ins->next || own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+	    own_line_exit(hint, r, ins->obj, ins->next, &fall))
 		return -1;
-	t = lp_in_then(r, hint, ins->obj, ins->target);
-	n = lp_in_then(r, hint, ins->obj, ins->next);
+	t = lp_in_then(r, hint, ins->obj, to);
+	n = lp_in_then(r, hint, ins->obj, fall);
 	return t == n ? -1 : t;
 }
 
@@ -163,16 +210,36 @@ static void doubt(struct line_jumps *lj, const char *why)
 }
 
 /*
- * Copies of one simple condition in one function (a static inline
- * inlined twice, a loop's test at entry and at its end) add up, each
- * evaluation tested once: so where the condition has one part and every
- * jump of the line in the function is read by the lines it goes to (it
- * is this if's own), and no cmov or set shares the line.
+ * The jumps and tests of the line that ran: only they hold evaluations.
+ * A copy that never ran adds nothing, whatever its shape, and is not
+ * looked at; each one that ran must be a whole test of the condition,
+ * neither side running into another jump of the line.
  */
+static int ran_jumps_whole(const struct lp_hint *hint,
+			   const struct lp_runs *r, const size_t *idx,
+			   size_t nidx)
+{
+	uint64_t to;
+	size_t k;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *ins = &r->in->v[idx[k]];
+
+		if (!ins->exe)
+			continue;
+		if (!ins->cond || !ins->next ||
+		    own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+		    own_line_exit(hint, r, ins->obj, ins->next, &to))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * A loop's condition tested at the loop's entry (a jump forwards, past
  * the loop) and at its end (a jump backwards, round again): per
- * function, one of each at most, each a whole evaluation.
+ * function, one of each at most among those that ran, each a whole
+ * evaluation.
  */
 static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 		       const size_t *idx, size_t nidx)
@@ -185,14 +252,16 @@ static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 		const struct lp_insn *a = &in->v[idx[k]];
 		int back = a->target <= a->addr && a->target >= a->sym_start;
 
-		if (!a->cond || !a->sym)
+		if (!a->exe)
+			continue;
+		if (!a->sym)
 			return 0;
 		for (m = k + 1; m < nidx; m++) {
 			const struct lp_insn *b = &in->v[idx[m]];
 			int bback = b->target <= b->addr &&
 				    b->target >= b->sym_start;
 
-			if (b->sym && !strcmp(a->obj, b->obj) &&
+			if (b->exe && b->sym && !strcmp(a->obj, b->obj) &&
 			    lp_same_function(a->sym, b->sym) && back == bback)
 				return 0;
 		}
@@ -200,18 +269,26 @@ static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 	return 1;
 }
 
+/*
+ * Copies of one simple condition in one function (a static inline
+ * inlined twice, a loop's test at entry and at its end) add up, each
+ * evaluation tested once: so where the condition has one part, every
+ * jump of the line that ran in the function is a whole test read by the
+ * lines it goes to (it is this if's own), or a loop's entry and end
+ * test, and no cmov or set of the line ran.
+ */
 static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 			 const size_t *idx, size_t nidx)
 {
 	size_t k;
 
 	if (strstr(hint->cond, "&&") || strstr(hint->cond, "||") ||
-	    strchr(hint->cond, '?'))
+	    strchr(hint->cond, '?') || !ran_jumps_whole(hint, r, idx, nidx))
 		return 0;
 	for (k = 0; k < nidx; k++) {
 		const struct lp_insn *ins = &r->in->v[idx[k]];
 
-		if (!ins->cond || taken_when_true(r, hint, ins) < 0)
+		if (ins->exe && taken_when_true(r, hint, ins) < 0)
 			return hint->loop ? loop_copies(hint, r->in, idx, nidx)
 					  : 0;
 	}
@@ -521,10 +598,28 @@ static int region_entered(const struct lp_hint *hint,
 	return 0;
 }
 
+/*
+ * Another jump entered side @start of jump @j, or the code the side runs
+ * on to past code of the hint's own line, or the guarded statement's code
+ * reached from there.
+ */
+static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
+			const struct lp_insn *j, uint64_t start, int ret)
+{
+	uint64_t at = start;
+
+	if (foreign_inflow(hint, r->in, r->cache, j, start, ret))
+		return 1;
+	if (!own_line_exit(hint, r, j->obj, start, &at) && at != start &&
+	    foreign_inflow(hint, r->in, r->cache, j, at, ret))
+		return 1;
+	return hint->then_first > 0 && hint->then_first <= hint->then_last &&
+	       region_entered(hint, r->in, r->cache, j, at, ret);
+}
+
 /* @ret_taken: which side is a merged return (1 taken, 0 not, -1 none) */
 static int any_foreign_inflow(const struct lp_hint *hint,
-			      const struct lp_insns *in,
-			      struct lp_real_cache *cache, const size_t *idx,
+			      const struct lp_runs *r, const size_t *idx,
 			      size_t nidx, int ret_taken)
 {
 	size_t k;
@@ -532,21 +627,13 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 	if (hint->loop)
 		return 0;       /* a loop's head is entered from before it */
 	for (k = 0; k < nidx; k++) {
-		const struct lp_insn *j = &in->v[idx[k]];
+		const struct lp_insn *j = &r->in->v[idx[k]];
 
 		if (!j->cond || !j->exe)
 			continue;
-		if (foreign_inflow(hint, in, cache, j, j->target,
-				   ret_taken == 1) ||
-		    (j->next && foreign_inflow(hint, in, cache, j, j->next,
-					       ret_taken == 0)))
-			return 1;
-		if (hint->then_first > 0 &&
-		    hint->then_first <= hint->then_last &&
-		    (region_entered(hint, in, cache, j, j->target,
-				    ret_taken == 1) ||
-		     (j->next && region_entered(hint, in, cache, j, j->next,
-						ret_taken == 0))))
+		if (side_entered(hint, r, j, j->target, ret_taken == 1) ||
+		    (j->next && side_entered(hint, r, j, j->next,
+					     ret_taken == 0)))
 			return 1;
 	}
 	return 0;
@@ -589,10 +676,11 @@ static int function_ran(const struct lp_hint *hint,
  * jumps from elsewhere into a side.
  */
 static void later_doubts(struct line_jumps *lj, const struct lp_hint *hint,
-			 const struct lp_insns *in, struct lp_real_cache *cache,
-			 const char **line_real, const size_t *idx,
+			 const struct lp_runs *r, const size_t *idx,
 			 size_t nidx)
 {
+	const struct lp_insns *in = r->in;
+	const char **line_real = r->line_real;
 	const char *why = NULL;
 
 	if (partly_ran(hint, in, line_real, idx, nidx))
@@ -600,8 +688,7 @@ static void later_doubts(struct line_jumps *lj, const struct lp_hint *hint,
 	else if (line_outruns_jumps(hint, in, line_real, idx, nidx))
 		why = "code of the line ran more often than its jumps (a "
 		      "copy where the test was folded or threaded)";
-	else if (any_foreign_inflow(hint, in, cache, idx, nidx,
-				    lj->ret_taken))
+	else if (any_foreign_inflow(hint, r, idx, nidx, lj->ret_taken))
 		why = "other jumps entered a side of it (a test threaded "
 		      "past it, a goto, a shared block)";
 	if (why) {
@@ -725,8 +812,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		if (same_line > 1)
 			doubt(&lj, "several hints on one line");
 		if (lj.jumps && !in->sampled)
-			later_doubts(&lj, hint, in, &cache, line_real, idx,
-				     nidx);
+			later_doubts(&lj, hint, &runs, idx, nidx);
 		if (lj.jumps && (hint->expect == 0 || hint->expect == 1)) {
 			s.sure = lj.shared || same_line > 1 || lj.layout ||
 						 lj.unsure || lj.doubt ?

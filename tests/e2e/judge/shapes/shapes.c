@@ -234,3 +234,50 @@ __attribute__((noinline)) void void_end(int x)
 	if (unlikely(x % 4 == 1))
 		return;
 }
+
+/*
+ * a loop's condition in an inline function that one caller inlines
+ * twice, once on a path that never runs: each copy's entry test falls
+ * through into code of the condition's own line before the body, and
+ * the copies that ran add up
+ */
+static inline int run_back(const int *p, const int *low, int pat)
+{
+	int s = 0;
+
+	while (likely(p >= low + 4)) {
+		if (p[-1] != pat)
+			break;
+		p--;
+		s += *p * 3;
+	}
+	return s;
+}
+
+__attribute__((noinline)) int runs_back(const int *v, int n, int pat)
+{
+	int s = run_back(v + n, v, pat);
+
+	if (pat == 12345)
+		s += run_back(v + n / 2, v + 1, pat + 1);
+	return s;
+}
+
+/*
+ * a float compare of one part that is two jumps (jp, then jne): one
+ * evaluation runs both, so they are no copies to add up
+ */
+__attribute__((noinline)) double float_ne(const double *d, int n)
+{
+	double s = 0;
+	int i;
+
+	for (i = 1; i < n; i++) {
+		if (unlikely(d[i] != d[i - 1])) {
+			s += d[i] * 0.5;
+			s -= d[i - 1];
+		}
+		s += 1.0;
+	}
+	return s;
+}
