@@ -37,6 +37,9 @@
 #     into code of its own line) reads exactly, its copies summed, with
 #     both compilers; a float compare (jp, then jne: one evaluation runs
 #     both jumps) is no pair of copies, exact only as a chain of tests;
+#   - an if in an inline function inlined into another inline one, whose
+#     statement returns into that one's code (a join other paths enter,
+#     no part of the statement), reads exactly with both compilers;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -139,6 +142,8 @@ for cc in gcc clang; do
 			fail "$v: the check with a merged return is not exact"
 		grep -q '^shapes\.c:248 .* exact$' $v.sites ||
 			fail "$v: the loop inlined twice into one caller is not exact"
+		grep -q '^shapes\.c:293 .* exact$' $v.sites ||
+			fail "$v: the if whose statement returns into a join is not exact"
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained
 		awk '$4 == "ambiguous" || $4 == "unjudgeable" { print $1, $4 }' \

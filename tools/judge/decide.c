@@ -499,19 +499,29 @@ static int foreign_inflow(const struct lp_hint *hint,
 
 /*
  * Is instruction @c code of the statement @hint's if guards: on its
- * lines, or of a function inlined there (neither the hint's function nor
- * the symbol's own, which are the code around the if)?
+ * lines, or of a function inlined there?  Code of another function than
+ * the hint's and the symbol's is the statement's where the line tables
+ * say it was inlined from a call there, and may be where they do not say
+ * where from (no chain, or one cut short); not where they name other
+ * calls (the function the hint's was inlined into, after its return).
  */
 static int guarded(const struct lp_hint *hint, const struct lp_code_insn *c,
-		   const char *sym, struct lp_real_cache *cache)
+		   const char *sym, const struct lp_runs *r)
 {
-	const char *real = lp_real_of(cache, c->file);
+	const char *real = lp_real_of(r->cache, c->file);
+	long run;
 
 	if (real && !strcmp(real, hint->real) &&
 	    c->line >= hint->then_first && c->line <= hint->then_last)
 		return 1;
-	return c->ifn && *c->ifn && *hint->func && sym &&
-	       strcmp(c->ifn, hint->func) && !lp_same_function(c->ifn, sym);
+	if (!c->ifn || !*c->ifn || !*hint->func || !sym ||
+	    !strcmp(c->ifn, hint->func) || lp_same_function(c->ifn, sym))
+		return 0;
+	run = lp_run_at(r, c->obj, c->addr);
+	if (run < 0 || !r->in->lines[run].by_file[0] ||
+	    r->in->lines[run].by_file[LP_INLINED_BY - 1])
+		return 1;
+	return lp_in_then(r, hint, c->obj, c->addr);
 }
 
 #define REGION_MAX 512
@@ -527,10 +537,11 @@ static int cmp_addr(const void *pa, const void *pb)
  * The guarded code reached from @start, walked through its jumps, into
  * @region (sorted); -1 where it is too large to walk.
  */
-static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
-			struct lp_real_cache *cache, const struct lp_insn *j,
-			uint64_t start, uint64_t *region)
+static long walk_region(const struct lp_hint *hint, const struct lp_runs *r,
+			const struct lp_insn *j, uint64_t start,
+			uint64_t *region)
 {
+	const struct lp_insns *in = r->in;
 	uint64_t todo[64];
 	size_t ntodo = 0, nr = 0, k;
 	long i;
@@ -545,7 +556,7 @@ static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
 			for (k = 0; k < nr && !seen; k++)
 				seen = region[k] == c->addr;
 			if (seen || strcmp(c->obj, j->obj) ||
-			    !guarded(hint, c, j->sym, cache))
+			    !guarded(hint, c, j->sym, r))
 				break;
 			if (nr == REGION_MAX || ntodo == 64)
 				return -1;
@@ -568,12 +579,13 @@ static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
  * the hint may have gone that way without its jump.
  */
 static int region_entered(const struct lp_hint *hint,
-			  const struct lp_insns *in,
-			  struct lp_real_cache *cache,
-			  const struct lp_insn *j, uint64_t start, int ret)
+			  const struct lp_runs *runs, const struct lp_insn *j,
+			  uint64_t start, int ret)
 {
+	const struct lp_insns *in = runs->in;
+	struct lp_real_cache *cache = runs->cache;
 	uint64_t region[REGION_MAX];
-	long nr = walk_region(hint, in, cache, j, start, region), r;
+	long nr = walk_region(hint, runs, j, start, region), r;
 
 	if (nr < 0)
 		return 1;
@@ -614,7 +626,7 @@ static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
 	    foreign_inflow(hint, r->in, r->cache, j, at, ret))
 		return 1;
 	return hint->then_first > 0 && hint->then_first <= hint->then_last &&
-	       region_entered(hint, r->in, r->cache, j, at, ret);
+	       region_entered(hint, r, j, at, ret);
 }
 
 /* @ret_taken: which side is a merged return (1 taken, 0 not, -1 none) */

@@ -70,7 +70,7 @@ struct lp_insn {
 	uint64_t s_exe, s_taken;
 };
 
-#define LP_INLINED_BY 3
+#define LP_INLINED_BY 6
 
 /*
  * A run of instructions of one line of a line table: the line has code

@@ -48,6 +48,12 @@ void lp_runs_init(struct lp_runs *r, const struct lp_insns *in,
 		  const char **line_real, struct lp_real_cache *cache);
 
 /*
+ * The run of the line tables that @addr of @obj is in: its index in
+ * r->in->lines, or -1.
+ */
+long lp_run_at(const struct lp_runs *r, const char *obj, uint64_t addr);
+
+/*
  * Is @addr of @obj on a line of the statement @hint's if guards, or code
  * inlined from a call there?
  */

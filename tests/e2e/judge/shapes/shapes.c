@@ -281,3 +281,38 @@ __attribute__((noinline)) double float_ne(const double *d, int n)
 	}
 	return s;
 }
+
+/*
+ * an if whose statement returns from an inline function inlined into
+ * another inline one: past the return, the code of the function it was
+ * inlined into is a join that other paths enter too, and no part of the
+ * statement
+ */
+static inline int lead_same(const int *a, const int *b, int n)
+{
+	if (likely(n > 1)) {
+		if (a[0] != b[0])
+			return 0;
+		return 1 + (a[1] == b[1]);
+	}
+	return n;
+}
+
+static inline long lead_step(const int *v, int i, long s)
+{
+	if (v[i] & 1)
+		s += lead_same(v + i, v + i + 2, i % 6) * 5;
+	else
+		s -= v[i] >> 3;
+	return s ^ i;
+}
+
+__attribute__((noinline)) long lead_sum(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i + 8 < n; i++)
+		s = lead_step(v, i, s);
+	return s;
+}

@@ -26,6 +26,7 @@ int both_ret(int x);
 void void_end(int x);
 int runs_back(const int *v, int n, int pat);
 double float_ne(const double *d, int n);
+long lead_sum(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
