@@ -40,6 +40,9 @@
 #   - an if in an inline function inlined into another inline one, whose
 #     statement returns into that one's code (a join other paths enter,
 #     no part of the statement), reads exactly with both compilers;
+#   - an if whose statement calls an inline function with a loop, whose
+#     last test jumps past the if (the statement ending, from the
+#     callee's line), reads exactly with both compilers;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -144,6 +147,8 @@ for cc in gcc clang; do
 			fail "$v: the loop inlined twice into one caller is not exact"
 		grep -q '^shapes\.c:293 .* exact$' $v.sites ||
 			fail "$v: the if whose statement returns into a join is not exact"
+		grep -q '^shapes\.c:342 .* exact$' $v.sites ||
+			fail "$v: the if whose statement's inlined loop ends past it is not exact"
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained
 		awk '$4 == "ambiguous" || $4 == "unjudgeable" { print $1, $4 }' \

@@ -444,17 +444,21 @@ static int line_outruns_jumps(const struct lp_hint *hint,
 }
 
 /*
- * A jump from the hint's line or the statement its if guards; into a
+ * A jump from the hint's line or the statement its if guards (code
+ * inlined from a call there included: a callee's loop that ends by
+ * jumping past the if is the statement ending); into a
  * side that is a "return E;" merged with others (@ret), also one from
  * the condition of another if whose statement is the same return, or
  * from the code of such a return.
  */
-static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
-		    struct lp_real_cache *cache, int ret)
+static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
+		    const struct lp_edge *e, int ret)
 {
-	const char *real = lp_real_of(cache, e->file);
+	const char *real = lp_real_of(r->cache, e->file);
 	size_t k;
 
+	if (lp_in_then(r, hint, e->obj, e->addr))
+		return 1;
 	if (!real || strcmp(real, hint->real))
 		return 0;
 	if (e->line == hint->line || (e->line >= hint->then_first &&
@@ -477,11 +481,10 @@ static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
  * slot going straight to the code for "not found"), so its counts miss
  * them.  A goto or a shared return block looks the same: unsure.
  */
-static int foreign_inflow(const struct lp_hint *hint,
-			  const struct lp_insns *in,
-			  struct lp_real_cache *cache,
+static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			  const struct lp_insn *j, uint64_t to, int ret)
 {
+	const struct lp_insns *in = r->in;
 	size_t n;
 	const struct lp_edge *e = lp_insns_edges_into(in, j->obj, to, &n);
 
@@ -491,7 +494,7 @@ static int foreign_inflow(const struct lp_hint *hint,
 		if (e->addr == j->addr || !k || !k->exe ||
 		    (k->cond && !k->taken))
 			continue;
-		if (!own_edge(hint, e, cache, ret))
+		if (!own_edge(hint, r, e, ret))
 			return 1;
 	}
 	return 0;
@@ -583,7 +586,6 @@ static int region_entered(const struct lp_hint *hint,
 			  uint64_t start, int ret)
 {
 	const struct lp_insns *in = runs->in;
-	struct lp_real_cache *cache = runs->cache;
 	uint64_t region[REGION_MAX];
 	long nr = walk_region(hint, runs, j, start, region), r;
 
@@ -603,7 +605,7 @@ static int region_entered(const struct lp_hint *hint,
 				continue;
 			k = lp_insns_find(in, e->obj, e->addr);
 			if (k && k->exe && (!k->cond || k->taken) &&
-			    !own_edge(hint, e, cache, ret))
+			    !own_edge(hint, runs, e, ret))
 				return 1;
 		}
 	}
@@ -620,10 +622,10 @@ static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
 {
 	uint64_t at = start;
 
-	if (foreign_inflow(hint, r->in, r->cache, j, start, ret))
+	if (foreign_inflow(hint, r, j, start, ret))
 		return 1;
 	if (!own_line_exit(hint, r, j->obj, start, &at) && at != start &&
-	    foreign_inflow(hint, r->in, r->cache, j, at, ret))
+	    foreign_inflow(hint, r, j, at, ret))
 		return 1;
 	return hint->then_first > 0 && hint->then_first <= hint->then_last &&
 	       region_entered(hint, r, j, at, ret);

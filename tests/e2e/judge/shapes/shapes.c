@@ -316,3 +316,32 @@ __attribute__((noinline)) long lead_sum(const int *v, int n)
 		s = lead_step(v, i, s);
 	return s;
 }
+
+/*
+ * an if whose statement is a call of an inline function with a loop: the
+ * loop's last test, the callee's line, jumps to the code after the if,
+ * which is the statement ending, not a jump from elsewhere
+ */
+static inline void spread(int *d, int x, int n)
+{
+	do {
+		d[0] = x;
+		d[1] = x + 1;
+		d += 2;
+		n -= 2;
+	} while (n > 0);
+}
+
+__attribute__((noinline)) long spread_rare(const int *v, int n)
+{
+	static int buf[64];
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] % 11 == 3))
+			spread(buf, v[i], (v[i] & 31) + 4);
+		s += buf[i & 63];
+	}
+	return s;
+}
