@@ -43,6 +43,11 @@
 #   - an if whose statement calls an inline function with a loop, whose
 #     last test jumps past the if (the statement ending, from the
 #     callee's line), reads exactly with both compilers;
+#   - a condition of two parts whose not-held side falls straight into
+#     code inlined from a call after the if reads exactly as a chain with
+#     both compilers (the call's line places that code); one whose second
+#     part is a call of an inline function with tests of its own stays
+#     ambiguous (code inlined from the condition is still the condition);
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -149,6 +154,10 @@ for cc in gcc clang; do
 			fail "$v: the if whose statement returns into a join is not exact"
 		grep -q '^shapes\.c:342 .* exact$' $v.sites ||
 			fail "$v: the if whose statement's inlined loop ends past it is not exact"
+		grep -q '^shapes\.c:368 .* exact$' $v.sites ||
+			fail "$v: the chain whose side falls into an inlined call is not exact"
+		! grep -q '^shapes\.c:397 .* exact$' $v.sites ||
+			fail "$v: the chain with a callee in its condition is exact"
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained
 		awk '$4 == "ambiguous" || $4 == "unjudgeable" { print $1, $4 }' \

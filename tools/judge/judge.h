@@ -91,6 +91,7 @@ struct lp_code_line {
 	 */
 	const char *by_file[LP_INLINED_BY];
 	long by_line[LP_INLINED_BY];
+	const char *by_fn[LP_INLINED_BY];      /* ... the function there */
 };
 
 /* A direct jump, conditional or not, as objdump lists it. */

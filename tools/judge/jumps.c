@@ -319,7 +319,8 @@ static int file_line(struct lp_insns *in, char *s, struct jump *j)
 static int inlined_by(struct lp_insns *in, char *s)
 {
 	struct lp_code_line *l;
-	char *paren;
+	char *paren, *close;
+	const char *fn = NULL;
 	struct jump where;
 	size_t k;
 
@@ -327,8 +328,12 @@ static int inlined_by(struct lp_insns *in, char *s)
 		return 0;
 	s += 11;
 	if ((paren = strrchr(s, '(')) && paren > s && paren[-1] == ' ' &&
-	    strncmp(paren, "(discriminator ", 15))
+	    strncmp(paren, "(discriminator ", 15)) {
 		paren[-1] = '\0';
+		if ((close = strchr(paren, ')')))
+			fn = lp_insns_intern(in, paren + 1,
+					     (size_t)(close - paren - 1));
+	}
 	if (!file_line(in, s, &where))
 		return 1;
 	l = &in->lines[in->lines_nr - 1];
@@ -337,6 +342,7 @@ static int inlined_by(struct lp_insns *in, char *s)
 	if (k < LP_INLINED_BY) {
 		l->by_file[k] = where.file;
 		l->by_line[k] = where.line;
+		l->by_fn[k] = fn;
 	}
 	return 1;
 }

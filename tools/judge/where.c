@@ -173,3 +173,23 @@ long lp_code_at(const struct lp_insns *in, const char *obj,
 		return -1;
 	return (long)lo;
 }
+
+long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
+		  const char *obj, uint64_t addr)
+{
+	long at = lp_run_at(r, obj, addr);
+	const struct lp_code_line *c;
+	size_t k;
+
+	if (at < 0 || !*hint->func)
+		return 0;
+	c = &r->in->lines[at];
+	for (k = 0; k < LP_INLINED_BY && c->by_file[k]; k++) {
+		const char *real = lp_real_of(r->cache, c->by_file[k]);
+
+		if (c->by_fn[k] && lp_same_function(c->by_fn[k], hint->func) &&
+		    real && !strcmp(real, hint->real))
+			return c->by_line[k];
+	}
+	return 0;
+}

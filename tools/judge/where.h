@@ -60,6 +60,14 @@ long lp_run_at(const struct lp_runs *r, const char *obj, uint64_t addr);
 int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
 	       const char *obj, uint64_t addr);
 
+/*
+ * Code inlined into @hint's function at @addr of @obj: the line of the
+ * call there it came from (the innermost, objdump's inlined-by chain
+ * naming the function), or 0.
+ */
+long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
+		  const char *obj, uint64_t addr);
+
 /* "f" of "f.cold" and of "f": the parts of one function are one. */
 int lp_same_function(const char *a, const char *b);
 

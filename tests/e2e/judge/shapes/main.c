@@ -57,6 +57,8 @@ int main(int argc, char **argv)
 		sum += (long)float_ne(d, 4000);
 		sum += lead_sum(v, 4000);
 		sum += spread_rare(v, 4000);
+		sum += odd_pair(v, 4000);
+		sum += odd_call(v, 4000);
 		for (i = 0; i < 4000; i++) {
 			sum += or_ret(v[i] % 100 - 5, v[(i * 3) % 4000] % 100 - 2);
 			sum += two_errs(v, 4000, i - 3);

@@ -345,3 +345,61 @@ __attribute__((noinline)) long spread_rare(const int *v, int n)
 	}
 	return s;
 }
+
+/*
+ * a condition of two parts whose statement does some work, and whose
+ * not-held side falls straight into a call of an inline function after
+ * the if: code of the callee's lines, placed by the line it was called
+ * from
+ */
+static inline void put2(int *d, const int *s)
+{
+	d[0] = s[0] * 3;
+	d[1] = s[1] ^ 5;
+}
+
+__attribute__((noinline)) long odd_pair(const int *v, int n)
+{
+	static int out[64];
+	const int *p, *end = v + n - 1;
+	long s = 0, bad = 0;
+
+	for (p = v; p < end; p++) {
+		if (unlikely(p[0] < 0 ||
+			     p[1] > 11990)) {
+			bad += p[0] & 7;
+			s ^= bad;
+		}
+		put2(out, p);
+		s += out[1];
+	}
+	return s + bad;
+}
+
+/*
+ * ... and one whose second part calls an inline function with tests of
+ * its own: a side into the callee's code is still inside the condition,
+ * which no line of the callee tells
+ */
+static inline int big_odd(int x)
+{
+	if (x > 9000)
+		return x % 3 == 1;
+	return x < -3;
+}
+
+__attribute__((noinline)) long odd_call(const int *v, int n)
+{
+	const int *p, *end = v + n - 1;
+	long s = 0, bad = 0;
+
+	for (p = v; p < end; p++) {
+		if (unlikely(p[0] == 7 ||
+			     big_odd(p[1]))) {
+			bad += p[0] & 7;
+			s ^= bad;
+		}
+		s += p[1] >> 2;
+	}
+	return s + bad;
+}

@@ -28,6 +28,8 @@ int runs_back(const int *v, int n, int pat);
 double float_ne(const double *d, int n);
 long lead_sum(const int *v, int n);
 long spread_rare(const int *v, int n);
+long odd_pair(const int *v, int n);
+long odd_call(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
