@@ -48,6 +48,10 @@
 #     both compilers (the call's line places that code); one whose second
 #     part is a call of an inline function with tests of its own stays
 #     ambiguous (code inlined from the condition is still the condition);
+#   - an error check whose statement is "goto L;", L after the loop,
+#     reads exactly by where each side goes first (past L, or on before
+#     it) with both compilers, gcc placing L's code above; one whose
+#     label the loop's own exit and a break reach too is not exact;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -158,6 +162,10 @@ for cc in gcc clang; do
 			fail "$v: the chain whose side falls into an inlined call is not exact"
 		! grep -q '^shapes\.c:397 .* exact$' $v.sites ||
 			fail "$v: the chain with a callee in its condition is exact"
+		grep -q '^shapes\.c:213 .* exact$' $v.sites ||
+			fail "$v: the goto out of a loop is not exact"
+		! grep -q '^shapes\.c:417 .* exact$' $v.sites ||
+			fail "$v: the goto to a label other jumps reach is exact"
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained
 		awk '$4 == "ambiguous" || $4 == "unjudgeable" { print $1, $4 }' \

@@ -180,6 +180,43 @@ static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
 	return t == n ? -1 : t;
 }
 
+/*
+ * Is @addr of @obj code of @hint's file on a line from its goto's label
+ * to the function's end (not inlined there)?
+ */
+static int past_label(const struct lp_runs *r, const struct lp_hint *hint,
+		      const char *obj, uint64_t addr)
+{
+	long at = lp_run_at(r, obj, addr);
+
+	return at >= 0 && r->in->lines[at].line >= hint->goto_line &&
+	       r->in->lines[at].line <= hint->goto_end &&
+	       r->line_real[at] && !strcmp(r->line_real[at], hint->real);
+}
+
+/*
+ * For a hint whose if's statement is one "goto L;", L after the if: 1
+ * where jump @ins's taken side, past code of the hint's own line, goes to
+ * code after L and its fall-through to code before L, 0 the other way
+ * round, -1 where they do not differ so.  The condition holding goes
+ * there first by the goto; not holding, to the code after the if, before
+ * L, whatever the layout.
+ */
+static int goto_side(const struct lp_runs *r, const struct lp_hint *hint,
+		     const struct lp_insn *ins)
+{
+	uint64_t to, fall;
+	int t, n;
+
+	if (!hint->goto_line || hint->loop || hint->part || !ins->next ||
+	    own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+	    own_line_exit(hint, r, ins->obj, ins->next, &fall))
+		return -1;
+	t = past_label(r, hint, ins->obj, to);
+	n = past_label(r, hint, ins->obj, fall);
+	return t == n ? -1 : t;
+}
+
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
 static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 		  int wrong)
@@ -288,7 +325,8 @@ static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 	for (k = 0; k < nidx; k++) {
 		const struct lp_insn *ins = &r->in->v[idx[k]];
 
-		if (ins->exe && taken_when_true(r, hint, ins) < 0)
+		if (ins->exe && taken_when_true(r, hint, ins) < 0 &&
+		    goto_side(r, hint, ins) < 0)
 			return hint->loop ? loop_copies(hint, r->in, idx, nidx)
 					  : 0;
 	}
@@ -338,14 +376,21 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			doubt(lj, "the hint is one part of its condition");
 		}
 		wrong = taken_when_true(r, hint, ins);
-		/* a "return E;" merged with the others of E: where it runs */
+		/*
+		 * a "return E;" merged with the others of E, or a "goto L;":
+		 * where each side runs, the side into that shared code
+		 * entered by the others too
+		 */
 		if (wrong < 0 &&
-		    (wrong = lp_judge_return_side(hint, r, ins)) >= 0) {
+		    ((wrong = lp_judge_return_side(hint, r, ins)) >= 0 ||
+		     (wrong = goto_side(r, hint, ins)) >= 0)) {
 			/* copies laid out apart: one reading for both sides */
-			if (lj->ret_taken >= 0 && lj->ret_taken != wrong)
-				wrong = -1;
-			else
-				lj->ret_taken = wrong;
+			if (lj->ret_taken >= 0 && lj->ret_taken != wrong) {
+				lj->unsure = 1;
+				doubt(lj, "copies of the line whose shared "
+				      "code lies on different sides");
+			}
+			lj->ret_taken = wrong;
 		}
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
@@ -469,6 +514,10 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
 			return 1;
 	for (k = 0; ret && k < hint->nret; k++)
 		if (e->line == hint->ret_line[k])
+			return 1;
+	for (k = 0; ret && k < hint->ngoto; k++)
+		if (e->line >= hint->goto_first[k] &&
+		    e->line <= hint->goto_last[k])
 			return 1;
 	return 0;
 }

@@ -209,6 +209,16 @@ struct lp_hint {
 	long *if_first, *if_last;
 	size_t nif;
 	/*
+	 * ... a statement that is "goto L;" alone, L after the if: the
+	 * lines from L's to the function's closing brace, where its jump
+	 * goes first (0: not such a statement), and the lines of every goto
+	 * to L (of its if's condition, for one that is an if's whole
+	 * statement), whose jumps may enter that code too.
+	 */
+	long goto_line, goto_end;
+	long *goto_first, *goto_last;
+	size_t ngoto;
+	/*
 	 * A part of an if's or a loop's condition (a && likely(b)): the
 	 * compiler may put the other parts' tests on its line (clang does,
 	 * for a condition over several lines), so its jumps are not surely

@@ -59,6 +59,7 @@ int main(int argc, char **argv)
 		sum += spread_rare(v, 4000);
 		sum += odd_pair(v, 4000);
 		sum += odd_call(v, 4000);
+		sum += goto_shared(v, 4000 - round);
 		for (i = 0; i < 4000; i++) {
 			sum += or_ret(v[i] % 100 - 5, v[(i * 3) % 4000] % 100 - 2);
 			sum += two_errs(v, 4000, i - 3);

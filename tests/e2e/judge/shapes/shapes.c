@@ -403,3 +403,24 @@ __attribute__((noinline)) long odd_call(const int *v, int n)
 	}
 	return s + bad;
 }
+
+/*
+ * a goto to a label that the loop's own exit and a break reach too: the
+ * jumps into the label's code from them look like a test threaded past
+ * the hint's, so it is no reading
+ */
+__attribute__((noinline)) int goto_shared(const int *v, int n)
+{
+	int s = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] == 42))
+			goto out;
+		if (v[i] == 11997)
+			break;
+		s += v[i] & 3;
+	}
+out:
+	seen += s;
+	return s;
+}

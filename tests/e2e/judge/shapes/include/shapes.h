@@ -30,6 +30,7 @@ long lead_sum(const int *v, int n);
 long spread_rare(const int *v, int n);
 long odd_pair(const int *v, int n);
 long odd_call(const int *v, int n);
+int goto_shared(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
