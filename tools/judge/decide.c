@@ -146,8 +146,8 @@ static int own_line_exit(const struct lp_hint *hint, const struct lp_runs *r,
 		}
 		if (c->flow == LP_FLOW_COND)
 			return 1;
-		if (c->flow == LP_FLOW_END)
-			return -1;
+		if (c->flow == LP_FLOW_END || c->call)
+			return -1;      /* a call may not come back */
 		if (c->flow == LP_FLOW_JMP)
 			addr = c->target;
 		else if ((size_t)i + 1 < in->code_nr &&
@@ -181,17 +181,23 @@ static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
 }
 
 /*
- * Is @addr of @obj code of @hint's file on a line from its goto's label
- * to the function's end (not inlined there)?
+ * Is @addr of @obj code of @hint's function on its lines from its goto's
+ * label to the function's end (1), or on its other lines (0)?  -1 for
+ * code of another function (inlined there), whose lines say neither.
  */
 static int past_label(const struct lp_runs *r, const struct lp_hint *hint,
 		      const char *obj, uint64_t addr)
 {
-	long at = lp_run_at(r, obj, addr);
+	long at = lp_run_at(r, obj, addr), i = lp_code_at(r->in, obj, addr);
+	const struct lp_code_insn *c;
 
-	return at >= 0 && r->in->lines[at].line >= hint->goto_line &&
-	       r->in->lines[at].line <= hint->goto_end &&
-	       r->line_real[at] && !strcmp(r->line_real[at], hint->real);
+	if (at < 0 || i < 0 || !r->line_real[at] ||
+	    strcmp(r->line_real[at], hint->real))
+		return -1;
+	c = &r->in->code[i];
+	if (!c->ifn || !*hint->func || !lp_same_function(c->ifn, hint->func))
+		return -1;
+	return c->line >= hint->goto_line && c->line <= hint->goto_end;
 }
 
 /*
@@ -214,7 +220,7 @@ static int goto_side(const struct lp_runs *r, const struct lp_hint *hint,
 		return -1;
 	t = past_label(r, hint, ins->obj, to);
 	n = past_label(r, hint, ins->obj, fall);
-	return t == n ? -1 : t;
+	return t < 0 || n < 0 || t == n ? -1 : t;
 }
 
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */

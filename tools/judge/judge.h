@@ -112,6 +112,7 @@ struct lp_code_insn {
 	long line;
 	uint64_t addr, target;
 	enum lp_flow flow;      /* falls through, branches, jumps, ends */
+	int call;               /* ... a call (one that falls through) */
 };
 
 struct lp_insns {

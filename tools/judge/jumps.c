@@ -246,6 +246,7 @@ static void add_code(struct lp_insns *in, const char *obj,
 	c->addr = addr;
 	c->target = 0;
 	c->flow = LP_FLOW_ON;
+	c->call = 0;
 	/* prefixes: bnd, notrack, rep, repz */
 	while (!strncmp(op, "bnd ", 4) || !strncmp(op, "notrack ", 8) ||
 	       !strncmp(op, "rep ", 4) || !strncmp(op, "repz ", 5))
@@ -255,6 +256,7 @@ static void add_code(struct lp_insns *in, const char *obj,
 		c->flow = LP_FLOW_END;
 		return;
 	}
+	c->call = !strncmp(op, "call", 4);
 	if (op[0] != 'j')
 		return;
 	c->flow = !strncmp(op, "jmp", 3) ? LP_FLOW_JMP : LP_FLOW_COND;
