@@ -17,7 +17,8 @@
 # from another folder.  Against an instrumented build of the same
 # source it checks that:
 #   - every exact site is within 2 points of the instrumented build's
-#     percent wrong, and check's verdict on it is the instrumented one's;
+#     percent wrong, its counts are the instrumented build's (the run is
+#     the same), and check's verdict on it is the instrumented one's;
 #   - no remove or flip comes from an ambiguous or unjudgeable site;
 #   - every hint that ran is in the judged profile (the header's too),
 #     the hint that never ran is exact with no evaluation ("never ran"),
@@ -31,6 +32,26 @@
 #   - the shapes after it (a continue, returns of two values, a goto, a
 #     two-part loop condition, ...) are held to the first rule only:
 #     exact where judge can tell, and then right;
+#   - a loop's condition in an inline function inlined twice into one
+#     caller (one copy never runs, the other's entry test falls through
+#     into code of its own line) reads exactly, its copies summed, with
+#     both compilers; a float compare (jp, then jne: one evaluation runs
+#     both jumps) is no pair of copies, exact only as a chain of tests;
+#   - an if in an inline function inlined into another inline one, whose
+#     statement returns into that one's code (a join other paths enter,
+#     no part of the statement), reads exactly with both compilers;
+#   - an if whose statement calls an inline function with a loop, whose
+#     last test jumps past the if (the statement ending, from the
+#     callee's line), reads exactly with both compilers;
+#   - a condition of two parts whose not-held side falls straight into
+#     code inlined from a call after the if reads exactly as a chain with
+#     both compilers (the call's line places that code); one whose second
+#     part is a call of an inline function with tests of its own stays
+#     ambiguous (code inlined from the condition is still the condition);
+#   - an error check whose statement is "goto L;", L after the loop,
+#     reads exactly by where each side goes first (past L, or on before
+#     it) with both compilers, gcc placing L's code above; one whose
+#     label the loop's own exit and a break reach too is not exact;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -100,6 +121,10 @@ for cc in gcc clang; do
 				       "instrumented %.1f%%\n", v, $1, b, a
 		}' > bad
 		[ -s bad ] && { cat bad; FAILED=1; }
+		off=$(join inst.sites $v.sites |
+			awk '$7 == "exact" && ($2 != $5 || $3 != $6) { print $1 }')
+		[ -z "$off" ] ||
+			fail "$v: exact sites whose counts are not the instrumented build's: $off"
 		for site in $(awk '$4 == "exact" { print $1 }' $v.sites); do
 			want=$(grep "^$site " inst.v)
 			got=$(grep "^$site " $v.v)
@@ -127,6 +152,20 @@ for cc in gcc clang; do
 			fail "$v: the chain of two tests is not exact"
 		grep -q '^shapes\.c:132 .* exact$' $v.sites ||
 			fail "$v: the check with a merged return is not exact"
+		grep -q '^shapes\.c:248 .* exact$' $v.sites ||
+			fail "$v: the loop inlined twice into one caller is not exact"
+		grep -q '^shapes\.c:293 .* exact$' $v.sites ||
+			fail "$v: the if whose statement returns into a join is not exact"
+		grep -q '^shapes\.c:342 .* exact$' $v.sites ||
+			fail "$v: the if whose statement's inlined loop ends past it is not exact"
+		grep -q '^shapes\.c:368 .* exact$' $v.sites ||
+			fail "$v: the chain whose side falls into an inlined call is not exact"
+		! grep -q '^shapes\.c:397 .* exact$' $v.sites ||
+			fail "$v: the chain with a callee in its condition is exact"
+		grep -q '^shapes\.c:213 .* exact$' $v.sites ||
+			fail "$v: the goto out of a loop is not exact"
+		! grep -q '^shapes\.c:417 .* exact$' $v.sites ||
+			fail "$v: the goto to a label other jumps reach is exact"
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained
 		awk '$4 == "ambiguous" || $4 == "unjudgeable" { print $1, $4 }' \

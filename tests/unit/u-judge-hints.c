@@ -2,8 +2,9 @@
  * u-judge-hints.c - what judge reads of the source around each hint: a
  * loop's condition (where a backward jump is the loop's), the lines of
  * the statement an if guards (which side a jump goes to, whatever the
- * layout), and a hint that is only a part of its condition (whose line
- * may hold the other parts' tests)
+ * layout), a hint that is only a part of its condition (whose line
+ * may hold the other parts' tests), and an if whose statement is a goto
+ * to a label after it (where the goto goes first)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,20 @@ static const char source[] =
 	"\tfor (i = 0; likely(i < n); i++)\n"
 	"\t\ts += v[i];\n"
 	"\treturn s;\n"
+	"}\n"
+	"int g(int *v, int n)\n"                                /* 25 */
+	"{\n"
+	"\tint i = 0;\n"
+	"back:\n"
+	"\tfor (; i < n; i++) {\n"
+	"\t\tif (unlikely(v[i] == 42))\n"                     /* 30 */
+	"\t\t\tgoto out;\n"
+	"\t\tif (unlikely(v[i] == 43)) goto back;\n"
+	"\t\tv[i] = n > 0 ? i : 0;\n"
+	"\t}\n"
+	"\treturn 0;\n"                                         /* 35 */
+	"out:\n"
+	"\treturn 1;\n"
 	"}\n";
 
 static struct lp_hints hints;
@@ -79,7 +94,7 @@ static int setup(void)
 
 static void test_hints__all_found(void)
 {
-	LP_CHECK_INT(hints.nr, 7);
+	LP_CHECK_INT(hints.nr, 9);
 }
 
 static void test_hints__loop_conditions(void)
@@ -107,6 +122,18 @@ static void test_hints__parts(void)
 	LP_CHECK(at(6) && !at(6)->part);
 }
 
+static void test_hints__gotos(void)
+{
+	/* a label after the if: its lines to the closing brace */
+	LP_CHECK(at(30) && at(30)->goto_line == 36 &&
+		 at(30)->goto_end == 38);
+	LP_CHECK(at(30) && at(30)->ngoto == 1 &&
+		 at(30)->goto_first[0] == 30 && at(30)->goto_last[0] == 30);
+	/* a label before it, and no goto: nothing to read by */
+	LP_CHECK(at(32) && !at(32)->goto_line);
+	LP_CHECK(at(7) && !at(7)->goto_line);
+}
+
 int main(void)
 {
 	if (setup() < 0) {
@@ -117,6 +144,7 @@ int main(void)
 	LP_TEST(test_hints__loop_conditions);
 	LP_TEST(test_hints__guarded_lines);
 	LP_TEST(test_hints__parts);
+	LP_TEST(test_hints__gotos);
 	lp_hints_release(&hints);
 	return lp_test_done();
 }

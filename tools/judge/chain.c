@@ -93,6 +93,23 @@ struct follow {
 	uint64_t at;            /* where the walk stopped */
 };
 
+/*
+ * Code inlined from a call at a line of the hint's function: out of the
+ * chain (F) where that line is before the if or after its statement, as
+ * code of the line itself would be; a callee of the condition's own, or
+ * code whose call the line tables do not place, leaves it unsure.
+ */
+static int inlined_side(const struct lp_hint *hint, const struct lp_runs *r,
+			const struct lp_insn *j, uint64_t addr)
+{
+	long line = lp_call_line(r, hint, j->obj, addr);
+
+	if (line <= 0)
+		return SIDE_UNSURE;
+	return line < hint->cond_first || line > hint->then_last ? SIDE_F :
+								   SIDE_UNSURE;
+}
+
 static int follow_visit(void *ctx, uint64_t addr, long i)
 {
 	struct follow *f = ctx;
@@ -106,7 +123,7 @@ static int follow_visit(void *ctx, uint64_t addr, long i)
 		return SIDE_UNSURE;
 	c = &f->r->in->code[i];
 	if (!own_code(hint, f->cache, f->j, c))
-		return SIDE_UNSURE;
+		return inlined_side(hint, f->r, f->j, addr);
 	/* the condition's other lines are walked through */
 	if (c->line > 0 && (c->line < hint->cond_first ||
 			    c->line > hint->cond_last))

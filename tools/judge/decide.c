@@ -15,8 +15,10 @@
  * A wrong verdict costs more than none, so a site is exact only where
  * every doubt is ruled out; else it is ambiguous.  The copies of one
  * hint in several functions are summed, and so are the copies of a
- * one-part condition in one function, each read by its lines (or a
- * loop's test at entry and at its end).  Several jumps of one line in one
+ * one-part condition in one function that ran, each a whole test (no
+ * side runs on into another jump of the line: a float compare's jp and
+ * jne are one test) read by its lines, past any code of its own line (or
+ * a loop's test at entry and at its end).  Several jumps of one line in one
  * function otherwise (a && b, a macro expanding to many tests), a cmov or
  * set beside them, several hints on one line, a hint that is a part of
  * its condition, a part that never ran, counts that do not add up, code
@@ -115,6 +117,49 @@ static int taken_is_wrong(const struct lp_hint *hint,
 }
 
 /*
+ * Where side @addr of a jump of @hint's line leaves the line: its straight
+ * code (and the jmps in it) walked to the first instruction of another
+ * line, into *@exit.  1 where it runs into a conditional jump of the line
+ * first: then that side decides nothing alone (a float compare's jp
+ * before its jne, a loop's end jumping back to its test at the top), and
+ * one evaluation runs both jumps.  -1 where the walk cannot tell.
+ */
+static int own_line_exit(const struct lp_hint *hint, const struct lp_runs *r,
+			 const char *obj, uint64_t addr, uint64_t *exit)
+{
+	const struct lp_insns *in = r->in;
+	int step;
+
+	for (step = 0; step < 32; step++) {
+		long i = lp_code_at(in, obj, addr);
+		const struct lp_code_insn *c;
+		const char *real;
+
+		if (i < 0)
+			return -1;
+		c = &in->code[i];
+		real = lp_real_of(r->cache, c->file);
+		if (c->line != hint->line || !real ||
+		    strcmp(real, hint->real)) {
+			*exit = addr;
+			return 0;
+		}
+		if (c->flow == LP_FLOW_COND)
+			return 1;
+		if (c->flow == LP_FLOW_END || c->call)
+			return -1;      /* a call may not come back */
+		if (c->flow == LP_FLOW_JMP)
+			addr = c->target;
+		else if ((size_t)i + 1 < in->code_nr &&
+			 !strcmp(in->code[i + 1].obj, c->obj))
+			addr = in->code[i + 1].addr;
+		else
+			return -1;
+	}
+	return -1;
+}
+
+/*
  * Read by the line table, not by the layout: a jump into the statement
  * its if guards, that does not fall through into it, is taken when the
  * condition held (1); one that falls through into it, and jumps
@@ -123,14 +168,59 @@ static int taken_is_wrong(const struct lp_hint *hint,
 static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
 			   const struct lp_insn *ins)
 {
+	uint64_t to, fall;
 	int t, n;
 
 	if (hint->then_first <= 0 || hint->then_first > hint->then_last ||
-	    !ins->next)
+	    !ins->next || own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+	    own_line_exit(hint, r, ins->obj, ins->next, &fall))
 		return -1;
-	t = lp_in_then(r, hint, ins->obj, ins->target);
-	n = lp_in_then(r, hint, ins->obj, ins->next);
+	t = lp_in_then(r, hint, ins->obj, to);
+	n = lp_in_then(r, hint, ins->obj, fall);
 	return t == n ? -1 : t;
+}
+
+/*
+ * Is @addr of @obj code of @hint's function on its lines from its goto's
+ * label to the function's end (1), or on its other lines (0)?  -1 for
+ * code of another function (inlined there), whose lines say neither.
+ */
+static int past_label(const struct lp_runs *r, const struct lp_hint *hint,
+		      const char *obj, uint64_t addr)
+{
+	long at = lp_run_at(r, obj, addr), i = lp_code_at(r->in, obj, addr);
+	const struct lp_code_insn *c;
+
+	if (at < 0 || i < 0 || !r->line_real[at] ||
+	    strcmp(r->line_real[at], hint->real))
+		return -1;
+	c = &r->in->code[i];
+	if (!c->ifn || !*hint->func || !lp_same_function(c->ifn, hint->func))
+		return -1;
+	return c->line >= hint->goto_line && c->line <= hint->goto_end;
+}
+
+/*
+ * For a hint whose if's statement is one "goto L;", L after the if: 1
+ * where jump @ins's taken side, past code of the hint's own line, goes to
+ * code after L and its fall-through to code before L, 0 the other way
+ * round, -1 where they do not differ so.  The condition holding goes
+ * there first by the goto; not holding, to the code after the if, before
+ * L, whatever the layout.
+ */
+static int goto_side(const struct lp_runs *r, const struct lp_hint *hint,
+		     const struct lp_insn *ins)
+{
+	uint64_t to, fall;
+	int t, n;
+
+	if (!hint->goto_line || hint->loop || hint->part || !ins->next ||
+	    own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+	    own_line_exit(hint, r, ins->obj, ins->next, &fall))
+		return -1;
+	t = past_label(r, hint, ins->obj, to);
+	n = past_label(r, hint, ins->obj, fall);
+	return t < 0 || n < 0 || t == n ? -1 : t;
 }
 
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
@@ -163,16 +253,36 @@ static void doubt(struct line_jumps *lj, const char *why)
 }
 
 /*
- * Copies of one simple condition in one function (a static inline
- * inlined twice, a loop's test at entry and at its end) add up, each
- * evaluation tested once: so where the condition has one part and every
- * jump of the line in the function is read by the lines it goes to (it
- * is this if's own), and no cmov or set shares the line.
+ * The jumps and tests of the line that ran: only they hold evaluations.
+ * A copy that never ran adds nothing, whatever its shape, and is not
+ * looked at; each one that ran must be a whole test of the condition,
+ * neither side running into another jump of the line.
  */
+static int ran_jumps_whole(const struct lp_hint *hint,
+			   const struct lp_runs *r, const size_t *idx,
+			   size_t nidx)
+{
+	uint64_t to;
+	size_t k;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *ins = &r->in->v[idx[k]];
+
+		if (!ins->exe)
+			continue;
+		if (!ins->cond || !ins->next ||
+		    own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+		    own_line_exit(hint, r, ins->obj, ins->next, &to))
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * A loop's condition tested at the loop's entry (a jump forwards, past
  * the loop) and at its end (a jump backwards, round again): per
- * function, one of each at most, each a whole evaluation.
+ * function, one of each at most among those that ran, each a whole
+ * evaluation.
  */
 static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 		       const size_t *idx, size_t nidx)
@@ -185,14 +295,16 @@ static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 		const struct lp_insn *a = &in->v[idx[k]];
 		int back = a->target <= a->addr && a->target >= a->sym_start;
 
-		if (!a->cond || !a->sym)
+		if (!a->exe)
+			continue;
+		if (!a->sym)
 			return 0;
 		for (m = k + 1; m < nidx; m++) {
 			const struct lp_insn *b = &in->v[idx[m]];
 			int bback = b->target <= b->addr &&
 				    b->target >= b->sym_start;
 
-			if (b->sym && !strcmp(a->obj, b->obj) &&
+			if (b->exe && b->sym && !strcmp(a->obj, b->obj) &&
 			    lp_same_function(a->sym, b->sym) && back == bback)
 				return 0;
 		}
@@ -200,18 +312,27 @@ static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 	return 1;
 }
 
+/*
+ * Copies of one simple condition in one function (a static inline
+ * inlined twice, a loop's test at entry and at its end) add up, each
+ * evaluation tested once: so where the condition has one part, every
+ * jump of the line that ran in the function is a whole test read by the
+ * lines it goes to (it is this if's own), or a loop's entry and end
+ * test, and no cmov or set of the line ran.
+ */
 static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 			 const size_t *idx, size_t nidx)
 {
 	size_t k;
 
 	if (strstr(hint->cond, "&&") || strstr(hint->cond, "||") ||
-	    strchr(hint->cond, '?'))
+	    strchr(hint->cond, '?') || !ran_jumps_whole(hint, r, idx, nidx))
 		return 0;
 	for (k = 0; k < nidx; k++) {
 		const struct lp_insn *ins = &r->in->v[idx[k]];
 
-		if (!ins->cond || taken_when_true(r, hint, ins) < 0)
+		if (ins->exe && taken_when_true(r, hint, ins) < 0 &&
+		    goto_side(r, hint, ins) < 0)
 			return hint->loop ? loop_copies(hint, r->in, idx, nidx)
 					  : 0;
 	}
@@ -261,14 +382,21 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			doubt(lj, "the hint is one part of its condition");
 		}
 		wrong = taken_when_true(r, hint, ins);
-		/* a "return E;" merged with the others of E: where it runs */
+		/*
+		 * a "return E;" merged with the others of E, or a "goto L;":
+		 * where each side runs, the side into that shared code
+		 * entered by the others too
+		 */
 		if (wrong < 0 &&
-		    (wrong = lp_judge_return_side(hint, r, ins)) >= 0) {
+		    ((wrong = lp_judge_return_side(hint, r, ins)) >= 0 ||
+		     (wrong = goto_side(r, hint, ins)) >= 0)) {
 			/* copies laid out apart: one reading for both sides */
-			if (lj->ret_taken >= 0 && lj->ret_taken != wrong)
-				wrong = -1;
-			else
-				lj->ret_taken = wrong;
+			if (lj->ret_taken >= 0 && lj->ret_taken != wrong) {
+				lj->unsure = 1;
+				doubt(lj, "copies of the line whose shared "
+				      "code lies on different sides");
+			}
+			lj->ret_taken = wrong;
 		}
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
@@ -367,17 +495,21 @@ static int line_outruns_jumps(const struct lp_hint *hint,
 }
 
 /*
- * A jump from the hint's line or the statement its if guards; into a
+ * A jump from the hint's line or the statement its if guards (code
+ * inlined from a call there included: a callee's loop that ends by
+ * jumping past the if is the statement ending); into a
  * side that is a "return E;" merged with others (@ret), also one from
  * the condition of another if whose statement is the same return, or
  * from the code of such a return.
  */
-static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
-		    struct lp_real_cache *cache, int ret)
+static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
+		    const struct lp_edge *e, int ret)
 {
-	const char *real = lp_real_of(cache, e->file);
+	const char *real = lp_real_of(r->cache, e->file);
 	size_t k;
 
+	if (lp_in_then(r, hint, e->obj, e->addr))
+		return 1;
 	if (!real || strcmp(real, hint->real))
 		return 0;
 	if (e->line == hint->line || (e->line >= hint->then_first &&
@@ -388,6 +520,10 @@ static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
 			return 1;
 	for (k = 0; ret && k < hint->nret; k++)
 		if (e->line == hint->ret_line[k])
+			return 1;
+	for (k = 0; ret && k < hint->ngoto; k++)
+		if (e->line >= hint->goto_first[k] &&
+		    e->line <= hint->goto_last[k])
 			return 1;
 	return 0;
 }
@@ -400,11 +536,10 @@ static int own_edge(const struct lp_hint *hint, const struct lp_edge *e,
  * slot going straight to the code for "not found"), so its counts miss
  * them.  A goto or a shared return block looks the same: unsure.
  */
-static int foreign_inflow(const struct lp_hint *hint,
-			  const struct lp_insns *in,
-			  struct lp_real_cache *cache,
+static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			  const struct lp_insn *j, uint64_t to, int ret)
 {
+	const struct lp_insns *in = r->in;
 	size_t n;
 	const struct lp_edge *e = lp_insns_edges_into(in, j->obj, to, &n);
 
@@ -414,7 +549,7 @@ static int foreign_inflow(const struct lp_hint *hint,
 		if (e->addr == j->addr || !k || !k->exe ||
 		    (k->cond && !k->taken))
 			continue;
-		if (!own_edge(hint, e, cache, ret))
+		if (!own_edge(hint, r, e, ret))
 			return 1;
 	}
 	return 0;
@@ -422,19 +557,29 @@ static int foreign_inflow(const struct lp_hint *hint,
 
 /*
  * Is instruction @c code of the statement @hint's if guards: on its
- * lines, or of a function inlined there (neither the hint's function nor
- * the symbol's own, which are the code around the if)?
+ * lines, or of a function inlined there?  Code of another function than
+ * the hint's and the symbol's is the statement's where the line tables
+ * say it was inlined from a call there, and may be where they do not say
+ * where from (no chain, or one cut short); not where they name other
+ * calls (the function the hint's was inlined into, after its return).
  */
 static int guarded(const struct lp_hint *hint, const struct lp_code_insn *c,
-		   const char *sym, struct lp_real_cache *cache)
+		   const char *sym, const struct lp_runs *r)
 {
-	const char *real = lp_real_of(cache, c->file);
+	const char *real = lp_real_of(r->cache, c->file);
+	long run;
 
 	if (real && !strcmp(real, hint->real) &&
 	    c->line >= hint->then_first && c->line <= hint->then_last)
 		return 1;
-	return c->ifn && *c->ifn && *hint->func && sym &&
-	       strcmp(c->ifn, hint->func) && !lp_same_function(c->ifn, sym);
+	if (!c->ifn || !*c->ifn || !*hint->func || !sym ||
+	    !strcmp(c->ifn, hint->func) || lp_same_function(c->ifn, sym))
+		return 0;
+	run = lp_run_at(r, c->obj, c->addr);
+	if (run < 0 || !r->in->lines[run].by_file[0] ||
+	    r->in->lines[run].by_file[LP_INLINED_BY - 1])
+		return 1;
+	return lp_in_then(r, hint, c->obj, c->addr);
 }
 
 #define REGION_MAX 512
@@ -450,10 +595,11 @@ static int cmp_addr(const void *pa, const void *pb)
  * The guarded code reached from @start, walked through its jumps, into
  * @region (sorted); -1 where it is too large to walk.
  */
-static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
-			struct lp_real_cache *cache, const struct lp_insn *j,
-			uint64_t start, uint64_t *region)
+static long walk_region(const struct lp_hint *hint, const struct lp_runs *r,
+			const struct lp_insn *j, uint64_t start,
+			uint64_t *region)
 {
+	const struct lp_insns *in = r->in;
 	uint64_t todo[64];
 	size_t ntodo = 0, nr = 0, k;
 	long i;
@@ -468,7 +614,7 @@ static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
 			for (k = 0; k < nr && !seen; k++)
 				seen = region[k] == c->addr;
 			if (seen || strcmp(c->obj, j->obj) ||
-			    !guarded(hint, c, j->sym, cache))
+			    !guarded(hint, c, j->sym, r))
 				break;
 			if (nr == REGION_MAX || ntodo == 64)
 				return -1;
@@ -491,12 +637,12 @@ static long walk_region(const struct lp_hint *hint, const struct lp_insns *in,
  * the hint may have gone that way without its jump.
  */
 static int region_entered(const struct lp_hint *hint,
-			  const struct lp_insns *in,
-			  struct lp_real_cache *cache,
-			  const struct lp_insn *j, uint64_t start, int ret)
+			  const struct lp_runs *runs, const struct lp_insn *j,
+			  uint64_t start, int ret)
 {
+	const struct lp_insns *in = runs->in;
 	uint64_t region[REGION_MAX];
-	long nr = walk_region(hint, in, cache, j, start, region), r;
+	long nr = walk_region(hint, runs, j, start, region), r;
 
 	if (nr < 0)
 		return 1;
@@ -514,17 +660,35 @@ static int region_entered(const struct lp_hint *hint,
 				continue;
 			k = lp_insns_find(in, e->obj, e->addr);
 			if (k && k->exe && (!k->cond || k->taken) &&
-			    !own_edge(hint, e, cache, ret))
+			    !own_edge(hint, runs, e, ret))
 				return 1;
 		}
 	}
 	return 0;
 }
 
+/*
+ * Another jump entered side @start of jump @j, or the code the side runs
+ * on to past code of the hint's own line, or the guarded statement's code
+ * reached from there.
+ */
+static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
+			const struct lp_insn *j, uint64_t start, int ret)
+{
+	uint64_t at = start;
+
+	if (foreign_inflow(hint, r, j, start, ret))
+		return 1;
+	if (!own_line_exit(hint, r, j->obj, start, &at) && at != start &&
+	    foreign_inflow(hint, r, j, at, ret))
+		return 1;
+	return hint->then_first > 0 && hint->then_first <= hint->then_last &&
+	       region_entered(hint, r, j, at, ret);
+}
+
 /* @ret_taken: which side is a merged return (1 taken, 0 not, -1 none) */
 static int any_foreign_inflow(const struct lp_hint *hint,
-			      const struct lp_insns *in,
-			      struct lp_real_cache *cache, const size_t *idx,
+			      const struct lp_runs *r, const size_t *idx,
 			      size_t nidx, int ret_taken)
 {
 	size_t k;
@@ -532,21 +696,13 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 	if (hint->loop)
 		return 0;       /* a loop's head is entered from before it */
 	for (k = 0; k < nidx; k++) {
-		const struct lp_insn *j = &in->v[idx[k]];
+		const struct lp_insn *j = &r->in->v[idx[k]];
 
 		if (!j->cond || !j->exe)
 			continue;
-		if (foreign_inflow(hint, in, cache, j, j->target,
-				   ret_taken == 1) ||
-		    (j->next && foreign_inflow(hint, in, cache, j, j->next,
-					       ret_taken == 0)))
-			return 1;
-		if (hint->then_first > 0 &&
-		    hint->then_first <= hint->then_last &&
-		    (region_entered(hint, in, cache, j, j->target,
-				    ret_taken == 1) ||
-		     (j->next && region_entered(hint, in, cache, j, j->next,
-						ret_taken == 0))))
+		if (side_entered(hint, r, j, j->target, ret_taken == 1) ||
+		    (j->next && side_entered(hint, r, j, j->next,
+					     ret_taken == 0)))
 			return 1;
 	}
 	return 0;
@@ -589,10 +745,11 @@ static int function_ran(const struct lp_hint *hint,
  * jumps from elsewhere into a side.
  */
 static void later_doubts(struct line_jumps *lj, const struct lp_hint *hint,
-			 const struct lp_insns *in, struct lp_real_cache *cache,
-			 const char **line_real, const size_t *idx,
+			 const struct lp_runs *r, const size_t *idx,
 			 size_t nidx)
 {
+	const struct lp_insns *in = r->in;
+	const char **line_real = r->line_real;
 	const char *why = NULL;
 
 	if (partly_ran(hint, in, line_real, idx, nidx))
@@ -600,8 +757,7 @@ static void later_doubts(struct line_jumps *lj, const struct lp_hint *hint,
 	else if (line_outruns_jumps(hint, in, line_real, idx, nidx))
 		why = "code of the line ran more often than its jumps (a "
 		      "copy where the test was folded or threaded)";
-	else if (any_foreign_inflow(hint, in, cache, idx, nidx,
-				    lj->ret_taken))
+	else if (any_foreign_inflow(hint, r, idx, nidx, lj->ret_taken))
 		why = "other jumps entered a side of it (a test threaded "
 		      "past it, a goto, a shared block)";
 	if (why) {
@@ -725,8 +881,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		if (same_line > 1)
 			doubt(&lj, "several hints on one line");
 		if (lj.jumps && !in->sampled)
-			later_doubts(&lj, hint, in, &cache, line_real, idx,
-				     nidx);
+			later_doubts(&lj, hint, &runs, idx, nidx);
 		if (lj.jumps && (hint->expect == 0 || hint->expect == 1)) {
 			s.sure = lj.shared || same_line > 1 || lj.layout ||
 						 lj.unsure || lj.doubt ?

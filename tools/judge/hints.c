@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "judge/gotos.h"
 #include "judge/judge.h"
 #include "usage.h"
 
@@ -27,6 +28,8 @@ static void hint_release(struct lp_hint *h)
 	free(h->ret_line);
 	free(h->if_first);
 	free(h->if_last);
+	free(h->goto_first);
+	free(h->goto_last);
 }
 
 void lp_hints_release(struct lp_hints *h)
@@ -170,6 +173,8 @@ struct scan {
 	} *rets;
 	size_t nrets, rets_alloc, fn_hints;
 	long if_first, if_last; /* the if whose ')' was the last token */
+	struct lp_gotos gotos;  /* ... its gotos and labels */
+	char prev;              /* the last token ('a': a word, a literal) */
 };
 
 /*
@@ -561,6 +566,22 @@ static void note_return(struct scan *sc, const char *p)
 	r->text = squeeze(p, q);
 }
 
+/*
+ * Word @s (@n bytes, @p past it) starting a statement and followed by a
+ * ':' is a label (not "default", not a case's value, not the middle of
+ * a ?:, which no statement starts with).
+ */
+static void note_label(struct scan *sc, const char *s, size_t n,
+		       const char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != ':' || p[1] == ':' || !strchr(";{}:", sc->prev) ||
+	    !sc->prev || (n == 7 && !memcmp(s, "default", 7)))
+		return;
+	lp_gotos_label(&sc->gotos, s, n, sc->line);
+}
+
 /* A ')' that closes an if's condition: a return may follow it. */
 static void if_closing(struct scan *sc, const struct parens *ps)
 {
@@ -613,7 +634,10 @@ static void function_returns(struct scan *sc, long close)
 		}
 		if (text)
 			push_line(&h->ret_line, &h->nret, close);
+		if (close)
+			lp_gotos_give(&sc->gotos, h, close);
 	}
+	lp_gotos_clear(&sc->gotos);
 	for (k = 0; k < sc->nrets; k++)
 		free(sc->rets[k].text);
 	sc->nrets = 0;
@@ -650,6 +674,7 @@ static void scan_text(struct scan *sc, const char *p)
 		if (*p == '"' || *p == '\'') {
 			body_token(&bs, sc->out, 'a', brace, ps.depth,
 				   sc->line);
+			sc->prev = 'a';
 			ps.after = KW_NONE;
 			sc->if_first = sc->if_last = 0;
 			p = skip_literal(p);
@@ -669,6 +694,12 @@ static void scan_text(struct scan *sc, const char *p)
 				mark_jumps(&bs);
 			if (brace && n == 6 && !memcmp(s, "return", 6))
 				note_return(sc, p);
+			if (brace && n == 4 && !memcmp(s, "goto", 4))
+				lp_gotos_goto(&sc->gotos, p, sc->line,
+					      sc->if_first, sc->if_last);
+			if (brace && !paren)
+				note_label(sc, s, n, p);
+			sc->prev = 'a';
 			sc->if_first = sc->if_last = 0;
 			if ((n == 16 || n == 33) &&
 			    !memcmp(s, n == 16 ? "__builtin_expect" :
@@ -695,6 +726,8 @@ static void scan_text(struct scan *sc, const char *p)
 			body_token(&bs, sc->out, *p, brace, ps.depth,
 				   sc->line);
 			sc->if_first = sc->if_last = 0;
+			if (*p != '\n')
+				sc->prev = *p;
 		}
 		if (*p != '(' && *p != ' ' && *p != '\t')
 			ps.after = KW_NONE;
@@ -779,6 +812,7 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 	for (i = 0; i < sc.nrets; i++)
 		free(sc.rets[i].text);
 	free(sc.rets);
+	lp_gotos_clear(&sc.gotos);
 	for (i = 0; i < sc.nnames; i++) {
 		free(sc.names[i]);
 		free(sc.reals[i]);

@@ -70,7 +70,7 @@ struct lp_insn {
 	uint64_t s_exe, s_taken;
 };
 
-#define LP_INLINED_BY 3
+#define LP_INLINED_BY 6
 
 /*
  * A run of instructions of one line of a line table: the line has code
@@ -91,6 +91,7 @@ struct lp_code_line {
 	 */
 	const char *by_file[LP_INLINED_BY];
 	long by_line[LP_INLINED_BY];
+	const char *by_fn[LP_INLINED_BY];      /* ... the function there */
 };
 
 /* A direct jump, conditional or not, as objdump lists it. */
@@ -111,6 +112,7 @@ struct lp_code_insn {
 	long line;
 	uint64_t addr, target;
 	enum lp_flow flow;      /* falls through, branches, jumps, ends */
+	int call;               /* ... a call (one that falls through) */
 };
 
 struct lp_insns {
@@ -207,6 +209,16 @@ struct lp_hint {
 	size_t nret;
 	long *if_first, *if_last;
 	size_t nif;
+	/*
+	 * ... a statement that is "goto L;" alone, L after the if: the
+	 * lines from L's to the function's closing brace, where its jump
+	 * goes first (0: not such a statement), and the lines of every goto
+	 * to L (of its if's condition, for one that is an if's whole
+	 * statement), whose jumps may enter that code too.
+	 */
+	long goto_line, goto_end;
+	long *goto_first, *goto_last;
+	size_t ngoto;
 	/*
 	 * A part of an if's or a loop's condition (a && likely(b)): the
 	 * compiler may put the other parts' tests on its line (clang does,

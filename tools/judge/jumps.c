@@ -246,6 +246,7 @@ static void add_code(struct lp_insns *in, const char *obj,
 	c->addr = addr;
 	c->target = 0;
 	c->flow = LP_FLOW_ON;
+	c->call = 0;
 	/* prefixes: bnd, notrack, rep, repz */
 	while (!strncmp(op, "bnd ", 4) || !strncmp(op, "notrack ", 8) ||
 	       !strncmp(op, "rep ", 4) || !strncmp(op, "repz ", 5))
@@ -255,6 +256,7 @@ static void add_code(struct lp_insns *in, const char *obj,
 		c->flow = LP_FLOW_END;
 		return;
 	}
+	c->call = !strncmp(op, "call", 4);
 	if (op[0] != 'j')
 		return;
 	c->flow = !strncmp(op, "jmp", 3) ? LP_FLOW_JMP : LP_FLOW_COND;
@@ -319,7 +321,8 @@ static int file_line(struct lp_insns *in, char *s, struct jump *j)
 static int inlined_by(struct lp_insns *in, char *s)
 {
 	struct lp_code_line *l;
-	char *paren;
+	char *paren, *close;
+	const char *fn = NULL;
 	struct jump where;
 	size_t k;
 
@@ -327,8 +330,12 @@ static int inlined_by(struct lp_insns *in, char *s)
 		return 0;
 	s += 11;
 	if ((paren = strrchr(s, '(')) && paren > s && paren[-1] == ' ' &&
-	    strncmp(paren, "(discriminator ", 15))
+	    strncmp(paren, "(discriminator ", 15)) {
 		paren[-1] = '\0';
+		if ((close = strchr(paren, ')')))
+			fn = lp_insns_intern(in, paren + 1,
+					     (size_t)(close - paren - 1));
+	}
 	if (!file_line(in, s, &where))
 		return 1;
 	l = &in->lines[in->lines_nr - 1];
@@ -337,6 +344,7 @@ static int inlined_by(struct lp_insns *in, char *s)
 	if (k < LP_INLINED_BY) {
 		l->by_file[k] = where.file;
 		l->by_line[k] = where.line;
+		l->by_fn[k] = fn;
 	}
 	return 1;
 }

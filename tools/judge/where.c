@@ -102,11 +102,9 @@ static int in_lines(const struct lp_hint *hint, const char *real, long line)
 	       line >= hint->then_first && line <= hint->then_last;
 }
 
-int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
-	       const char *obj, uint64_t addr)
+long lp_run_at(const struct lp_runs *r, const char *obj, uint64_t addr)
 {
-	size_t lo = 0, hi = r->nr, k;
-	const struct lp_code_line *c;
+	size_t lo = 0, hi = r->nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -118,12 +116,22 @@ int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
 		else
 			hi = mid;
 	}
-	if (!lo)
+	if (!lo || strcmp(r->in->lines[r->by_addr[lo - 1]].obj, obj))
+		return -1;
+	return (long)r->by_addr[lo - 1];
+}
+
+int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
+	       const char *obj, uint64_t addr)
+{
+	long at = lp_run_at(r, obj, addr);
+	const struct lp_code_line *c;
+	size_t k;
+
+	if (at < 0)
 		return 0;
-	c = &r->in->lines[r->by_addr[lo - 1]];
-	if (strcmp(c->obj, obj))
-		return 0;
-	if (in_lines(hint, r->line_real[r->by_addr[lo - 1]], c->line))
+	c = &r->in->lines[at];
+	if (in_lines(hint, r->line_real[at], c->line))
 		return 1;
 	/* code inlined there: where it was called from */
 	for (k = 0; k < LP_INLINED_BY && c->by_file[k]; k++)
@@ -164,4 +172,24 @@ long lp_code_at(const struct lp_insns *in, const char *obj,
 	    strcmp(in->code[lo].obj, obj))
 		return -1;
 	return (long)lo;
+}
+
+long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
+		  const char *obj, uint64_t addr)
+{
+	long at = lp_run_at(r, obj, addr);
+	const struct lp_code_line *c;
+	size_t k;
+
+	if (at < 0 || !*hint->func)
+		return 0;
+	c = &r->in->lines[at];
+	for (k = 0; k < LP_INLINED_BY && c->by_file[k]; k++) {
+		const char *real = lp_real_of(r->cache, c->by_file[k]);
+
+		if (c->by_fn[k] && lp_same_function(c->by_fn[k], hint->func) &&
+		    real && !strcmp(real, hint->real))
+			return c->by_line[k];
+	}
+	return 0;
 }

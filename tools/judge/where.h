@@ -48,11 +48,25 @@ void lp_runs_init(struct lp_runs *r, const struct lp_insns *in,
 		  const char **line_real, struct lp_real_cache *cache);
 
 /*
+ * The run of the line tables that @addr of @obj is in: its index in
+ * r->in->lines, or -1.
+ */
+long lp_run_at(const struct lp_runs *r, const char *obj, uint64_t addr);
+
+/*
  * Is @addr of @obj on a line of the statement @hint's if guards, or code
  * inlined from a call there?
  */
 int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
 	       const char *obj, uint64_t addr);
+
+/*
+ * Code inlined into @hint's function at @addr of @obj: the line of the
+ * call there it came from (the innermost, objdump's inlined-by chain
+ * naming the function), or 0.
+ */
+long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
+		  const char *obj, uint64_t addr);
 
 /* "f" of "f.cold" and of "f": the parts of one function are one. */
 int lp_same_function(const char *a, const char *b);

@@ -2,8 +2,10 @@
 # judge checks the layout it reads counts by: a forward jump is taken when
 # the hint was wrong only if the compiler put the expected side in the
 # fall-through.  Line 7's jump of l.s falls through into a cold part (gcc's
-# "f.cold") and jumps to the hot side, so its counts would read the wrong
-# way round: the site is ambiguous, and judge says why.  Line 5 is laid
+# "f.cold") and jumps to the hot side, so by the layout its counts would
+# read the wrong way round: the site is ambiguous, and judge says why.
+# (Its counts are read by the lines its sides reach, through the jmp to
+# line 8, the statement: the right way round, ambiguous all the same.)  Line 5 is laid
 # out as usual and stays estimated.  One sample: into _start, line 5's
 # jump falling through, line 7's taken, out through the ret.
 d=$(dirname "$0")

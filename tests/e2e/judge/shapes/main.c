@@ -27,13 +27,16 @@ static __attribute__((noinline)) int stated(const int *v, int n)
 
 int main(int argc, char **argv)
 {
-	static int v[4000];
+	static int v[4000], w[64];
+	static double d[4000];
 	long sum = 0;
 	int i, round;
 
 	(void)argv;
 	for (i = 0; i < 4000; i++)
 		v[i] = i % 97 == 0 ? -i : i * 3;
+	for (i = 0; i < 4000; i++)
+		d[i] = i % 13 ? (double)(i / 3) : 0.5;
 	for (round = 0; round < 5; round++) {
 		sum += cold_paths(2000 * argc);
 		sum += rare_continue(v, 4000);
@@ -47,6 +50,16 @@ int main(int argc, char **argv)
 		sum += scan_to(v + round, 4000 - round);
 		sum += with_goto(v, 4000 - round);
 		sum += stated(v, 4000);
+		for (i = 0; i < 64; i++)
+			w[i] = i % 9 ? 7 : 1;
+		for (i = 4; i < 64; i++)
+			sum += runs_back(w, i, 7);
+		sum += (long)float_ne(d, 4000);
+		sum += lead_sum(v, 4000);
+		sum += spread_rare(v, 4000);
+		sum += odd_pair(v, 4000);
+		sum += odd_call(v, 4000);
+		sum += goto_shared(v, 4000 - round);
 		for (i = 0; i < 4000; i++) {
 			sum += or_ret(v[i] % 100 - 5, v[(i * 3) % 4000] % 100 - 2);
 			sum += two_errs(v, 4000, i - 3);

@@ -234,3 +234,193 @@ __attribute__((noinline)) void void_end(int x)
 	if (unlikely(x % 4 == 1))
 		return;
 }
+
+/*
+ * a loop's condition in an inline function that one caller inlines
+ * twice, once on a path that never runs: each copy's entry test falls
+ * through into code of the condition's own line before the body, and
+ * the copies that ran add up
+ */
+static inline int run_back(const int *p, const int *low, int pat)
+{
+	int s = 0;
+
+	while (likely(p >= low + 4)) {
+		if (p[-1] != pat)
+			break;
+		p--;
+		s += *p * 3;
+	}
+	return s;
+}
+
+__attribute__((noinline)) int runs_back(const int *v, int n, int pat)
+{
+	int s = run_back(v + n, v, pat);
+
+	if (pat == 12345)
+		s += run_back(v + n / 2, v + 1, pat + 1);
+	return s;
+}
+
+/*
+ * a float compare of one part that is two jumps (jp, then jne): one
+ * evaluation runs both, so they are no copies to add up
+ */
+__attribute__((noinline)) double float_ne(const double *d, int n)
+{
+	double s = 0;
+	int i;
+
+	for (i = 1; i < n; i++) {
+		if (unlikely(d[i] != d[i - 1])) {
+			s += d[i] * 0.5;
+			s -= d[i - 1];
+		}
+		s += 1.0;
+	}
+	return s;
+}
+
+/*
+ * an if whose statement returns from an inline function inlined into
+ * another inline one: past the return, the code of the function it was
+ * inlined into is a join that other paths enter too, and no part of the
+ * statement
+ */
+static inline int lead_same(const int *a, const int *b, int n)
+{
+	if (likely(n > 1)) {
+		if (a[0] != b[0])
+			return 0;
+		return 1 + (a[1] == b[1]);
+	}
+	return n;
+}
+
+static inline long lead_step(const int *v, int i, long s)
+{
+	if (v[i] & 1)
+		s += lead_same(v + i, v + i + 2, i % 6) * 5;
+	else
+		s -= v[i] >> 3;
+	return s ^ i;
+}
+
+__attribute__((noinline)) long lead_sum(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i + 8 < n; i++)
+		s = lead_step(v, i, s);
+	return s;
+}
+
+/*
+ * an if whose statement is a call of an inline function with a loop: the
+ * loop's last test, the callee's line, jumps to the code after the if,
+ * which is the statement ending, not a jump from elsewhere
+ */
+static inline void spread(int *d, int x, int n)
+{
+	do {
+		d[0] = x;
+		d[1] = x + 1;
+		d += 2;
+		n -= 2;
+	} while (n > 0);
+}
+
+__attribute__((noinline)) long spread_rare(const int *v, int n)
+{
+	static int buf[64];
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] % 11 == 3))
+			spread(buf, v[i], (v[i] & 31) + 4);
+		s += buf[i & 63];
+	}
+	return s;
+}
+
+/*
+ * a condition of two parts whose statement does some work, and whose
+ * not-held side falls straight into a call of an inline function after
+ * the if: code of the callee's lines, placed by the line it was called
+ * from
+ */
+static inline void put2(int *d, const int *s)
+{
+	d[0] = s[0] * 3;
+	d[1] = s[1] ^ 5;
+}
+
+__attribute__((noinline)) long odd_pair(const int *v, int n)
+{
+	static int out[64];
+	const int *p, *end = v + n - 1;
+	long s = 0, bad = 0;
+
+	for (p = v; p < end; p++) {
+		if (unlikely(p[0] < 0 ||
+			     p[1] > 11990)) {
+			bad += p[0] & 7;
+			s ^= bad;
+		}
+		put2(out, p);
+		s += out[1];
+	}
+	return s + bad;
+}
+
+/*
+ * ... and one whose second part calls an inline function with tests of
+ * its own: a side into the callee's code is still inside the condition,
+ * which no line of the callee tells
+ */
+static inline int big_odd(int x)
+{
+	if (x > 9000)
+		return x % 3 == 1;
+	return x < -3;
+}
+
+__attribute__((noinline)) long odd_call(const int *v, int n)
+{
+	const int *p, *end = v + n - 1;
+	long s = 0, bad = 0;
+
+	for (p = v; p < end; p++) {
+		if (unlikely(p[0] == 7 ||
+			     big_odd(p[1]))) {
+			bad += p[0] & 7;
+			s ^= bad;
+		}
+		s += p[1] >> 2;
+	}
+	return s + bad;
+}
+
+/*
+ * a goto to a label that the loop's own exit and a break reach too: the
+ * jumps into the label's code from them look like a test threaded past
+ * the hint's, so it is no reading
+ */
+__attribute__((noinline)) int goto_shared(const int *v, int n)
+{
+	int s = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] == 42))
+			goto out;
+		if (v[i] == 11997)
+			break;
+		s += v[i] & 3;
+	}
+out:
+	seen += s;
+	return s;
+}

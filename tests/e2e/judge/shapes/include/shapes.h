@@ -24,6 +24,13 @@ int two_errs(const int *v, int n, int i);
 int with_goto(const int *v, int n);
 int both_ret(int x);
 void void_end(int x);
+int runs_back(const int *v, int n, int pat);
+double float_ne(const double *d, int n);
+long lead_sum(const int *v, int n);
+long spread_rare(const int *v, int n);
+long odd_pair(const int *v, int n);
+long odd_call(const int *v, int n);
+int goto_shared(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
