@@ -22,8 +22,8 @@ struct lp_cc_header_hints {
 /*! lp_cc_header_hints() :
  *  Reads the dependency file @deps (one make rule, as -MMD writes it:
  *  the source, then the headers not of the system) and each header in
- *  it for the forms @f that unseen.c reads in a source.  @return : 0, or -1 where @deps cannot be read (then @h says
- *  nothing).
+ *  it for the forms @f that unseen.c reads in a source.
+ *  @return : 0, or -1 where @deps cannot be read (then @h says nothing).
  */
 int lp_cc_header_hints(struct lp_cc_header_hints *h, const char *deps,
 		       const struct lp_unseen_forms *f);
