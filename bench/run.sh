@@ -6,6 +6,8 @@
 #   overhead.sh   what counting costs the profiled program (bench/workload)
 #   shared.sh     the same in shared-library code: the workload built -fPIC
 #                 and jemalloc (fetched), beside gcov and clang PGO
+#   libraries.sh  the same in glib, abseil's flat_hash_map, http-parser,
+#                 lz4 and zstd (fetched), beside gcov and clang PGO
 #   tools.sh      report, merge and check at 10k, 100k and 1M sites
 #   merge.sh      merging a fleet: 8 x 1M sites, 10,000 small profiles
 #   judge.sh      likelyprof judge on unmodified binaries against the
@@ -64,10 +66,12 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead shared tools merge judge short-process html; do
+	for part in overhead shared libraries tools merge judge short-process \
+		html; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
 		shared) title="Overhead in shared libraries" ;;
+		libraries) title="Overhead in widely used libraries" ;;
 		tools) title="The command at 10k, 100k and 1M sites" ;;
 		merge) title="Merging a fleet" ;;
 		judge) title="Judging an unmodified binary" ;;
