@@ -436,7 +436,8 @@ for w in $BENCH_LIBRARIES; do
 	done
 	echo " |"
 done
-cat <<EOT
+case " $all " in
+*" glib:gcc-gcov "* | *" abseil:gcc-gcov "*) cat <<EOT
 
 On glib and abseil gcov costs far more CPU time than instructions: both
 are built with \`-pthread\`, under which gcc makes \`-fprofile-arcs\`'s
@@ -444,6 +445,8 @@ counters atomic (\`-fprofile-update=prefer-atomic\`), a \`lock add\`
 per arc that callgrind counts as one instruction; likelyprof's counters
 are per thread and plain.
 EOT
+;;
+esac
 if ! have valgrind; then
 	echo
 	echo "No instruction counts: valgrind is not installed."
