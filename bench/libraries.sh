@@ -178,7 +178,14 @@ corpus() {
 
 for w in $BENCH_LIBRARIES; do
 	case $w in
-	glib) build_project glib "$(needs meson ninja)" glib2.0 ;;
+	glib)
+		# meson configures all of glib: pcre2, libffi and zlib from the
+		# system, as there is no network for its fallbacks
+		why=$(needs meson ninja pkg-config)
+		[ -n "$why" ] || pkg-config --exists libpcre2-8 libffi zlib ||
+			why="not measured: glib needs libpcre2-dev, libffi-dev and zlib1g-dev"
+		build_project glib "$why" glib2.0
+		;;
 	abseil) build_project abseil "$(needs cmake)" abseil ;;
 	http) build_project http "$(needs)" http-parser ;;
 	lz4) build_project lz4 "$(needs)" ;;
