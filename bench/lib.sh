@@ -146,3 +146,124 @@ is() {
 	awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
 		exit !(op == "<=" ? a <= b : a < b) }'
 }
+
+# --- variants of real projects
+
+# The helpers of the parts that build fetched projects in variants: gcc
+# and clang plain, with likelyprof, with gcov's -fprofile-arcs and clang's
+# -fprofile-instr-generate.  A part sets $work (its scratch folder), $bin
+# (the builds, each logging to $bin/NAME-VARIANT.log), $variants and
+# failed=0; fail sets failed=1, the part's exit status.
+
+# start_variants PART: a fresh $BENCH_BUILD/PART with $bin, $run and
+# $times in it, the profiles of every run going to $run, $variants those
+# of the compilers found, and $bin/timeit
+start_variants() {
+	work=$BENCH_BUILD/$1
+	bin=$work/bin
+	run=$work/run
+	times=$work/times
+	failed=0
+	rm -rf "$work"
+	mkdir -p "$bin" "$run" || exit 1
+	: >"$times"
+	LIKELYPROF_FILE=$run/likelyprof.lprof
+	LLVM_PROFILE_FILE=$run/clang.profraw
+	export LIKELYPROF_FILE LLVM_PROFILE_FILE
+	variants="gcc-plain gcc-likelyprof gcc-gcov"
+	if have "$BENCH_CLANG"; then
+		variants="$variants clang-plain clang-likelyprof clang-pgo"
+	fi
+	"$BENCH_GCC" -O2 -o "$bin/timeit" "$here/timeit.c" || exit 1
+}
+
+# extra_flags VARIANT: what a variant adds to compiling and linking
+extra_flags() {
+	case $1 in
+	*-gcov) echo "-fprofile-arcs" ;;
+	*-pgo) echo "-fprofile-instr-generate" ;;
+	esac
+}
+
+# vcc VARIANT ARGS...: compiles or links as the variant does
+vcc() {
+	v=$1
+	shift
+	case $v in
+	*-likelyprof) lp_cc "$(compiler_of "$v")" "$@" ;;
+	*) "$(compiler_of "$v")" $(extra_flags "$v") "$@" ;;
+	esac
+}
+
+cxx_of() {
+	case $1 in
+	clang-*) echo "${BENCH_CLANGXX:-clang++}" ;;
+	*) echo "${BENCH_GXX:-g++}" ;;
+	esac
+}
+
+# cc_line VARIANT [C++]: the variant's compiler as one CC= or CXX= value,
+# the profiling flags in it so that links have them too; likelyprof's is
+# the launcher form, which names the compiler (make exports CC with
+# configure's value, so `likelyprof cc` would not see ours).
+cc_line() {
+	c=$(compiler_of "$1")
+	[ -z "${2:-}" ] || c=$(cxx_of "$1")
+	case $1 in
+	*-likelyprof) echo "$LIKELYPROF $c" ;;
+	*) echo "$c $(extra_flags "$1")" ;;
+	esac
+}
+
+# build_project NAME [WHY-NOT [PACKAGE]]: fetches the Debian source
+# PACKAGE (NAME by default) and builds it in every variant with
+# build_NAME VARIANT TARBALL, unless WHY-NOT says why it cannot be; sets
+# NAME_variants to the variants built and NAME_note to why there are none.
+build_project() {
+	built=
+	note=${2:-}
+	if [ -n "$note" ]; then
+		:
+	elif tarball=$(real_src "${3:-$1}" "$work/fetch.log") &&
+	     [ -n "$tarball" ]; then
+		say "building $1 ($(basename "$tarball")): $variants"
+		for v in $variants; do
+			if "build_$1" "$v" "$tarball"; then
+				built="$built $v"
+			else
+				fail "cannot build $1, $v: see $bin/$1-$v.log"
+			fi
+		done
+	else
+		note="not measured: cannot fetch ${3:-$1} ($(tail -n 1 \
+			"$work/fetch.log" 2>/dev/null))"
+	fi
+	[ -n "$built" ] || note=${note:-"not measured"}
+	eval "$1_variants=\$built $1_note=\$note"
+}
+
+# ratio WORKLOAD:VARIANT THREADS COLUMN: to the plain build's median
+ratio() {
+	w=${1%%:*}
+	v=${1#*:}
+	set -- "$(spread "$1" "$2" "$3")" \
+		"$(spread "$w:$(plain_of "$v")" "$2" "$3")"
+	awk -v a="${1%% *}" -v b="${2%% *}" 'BEGIN { printf "%.2f", a / b }'
+}
+
+# ir_ratio WORKLOAD:VARIANT: instructions to the plain build's, from
+# $work/instructions, lines "WORKLOAD:VARIANT COUNT"
+ir_ratio() {
+	a=$(field "$1" "$work/instructions")
+	b=$(field "${1%%:*}:$(plain_of "${1#*:}")" "$work/instructions")
+	[ -n "$a" ] && [ -n "$b" ] || { echo "—"; return; }
+	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'
+}
+
+
+# profile_counts FILE: "EVALUATIONS SITES-COUNTED SITES" of a likelyprof
+# profile: the hinted evaluations it holds, the sites that ran.
+profile_counts() {
+	awk -F'\t' '$1 == "site" { n += $2 + $3; s++; if ($2 + $3) c++ }
+		END { printf "%.0f %d %d\n", n, c, s }' "$1" 2>/dev/null
+}

@@ -6,6 +6,8 @@
 #   overhead.sh   what counting costs the profiled program (bench/workload)
 #   shared.sh     the same in shared-library code: the workload built -fPIC
 #                 and jemalloc (fetched), beside gcov and clang PGO
+#   libraries.sh  the same in glib, abseil's flat_hash_map, http-parser,
+#                 lz4 and zstd (fetched), beside gcov and clang PGO
 #   helpers.sh    small hinted helpers inlined into a hot loop: their
 #                 instructions and functions beside gcov and clang PGO
 #   tools.sh      report, merge and check at 10k, 100k and 1M sites
@@ -68,11 +70,12 @@ comes from the run of $(date -u '+%Y-%m-%d %H:%M UTC').
 - Instruction counts: $(version valgrind || echo "no valgrind")
 - likelyprof: $lp_version, commit $commit
 EOF
-	for part in overhead shared helpers tools merge judge short-process \
-		build html; do
+	for part in overhead shared libraries helpers tools merge judge \
+		short-process build html; do
 		case $part in
 		overhead) title="Overhead on the profiled program" ;;
 		shared) title="Overhead in shared libraries" ;;
+		libraries) title="Overhead in widely used libraries" ;;
 		helpers) title="Hinted helpers inlined into a hot loop" ;;
 		tools) title="The command at 10k, 100k and 1M sites" ;;
 		merge) title="Merging a fleet" ;;

@@ -36,46 +36,12 @@
 : "${BENCH_CLANGXX:=clang++}"
 : "${BENCH_REAL_DIR:=$root/build/real}"
 
-work=$BENCH_BUILD/shared
-bin=$work/bin
-run=$work/run
-times=$work/times
-failed=0
-rm -rf "$work"
-mkdir -p "$bin" "$run" || exit 1
-: >"$times"
-LIKELYPROF_FILE=$run/likelyprof.lprof
-LLVM_PROFILE_FILE=$run/clang.profraw
-export LIKELYPROF_FILE LLVM_PROFILE_FILE
-
-variants="gcc-plain gcc-likelyprof gcc-gcov"
-if have "$BENCH_CLANG"; then
-	variants="$variants clang-plain clang-likelyprof clang-pgo"
-fi
-
-# extra_flags VARIANT: what a variant adds to compiling and linking
-extra_flags() {
-	case $1 in
-	*-gcov) echo "-fprofile-arcs" ;;
-	*-pgo) echo "-fprofile-instr-generate" ;;
-	esac
-}
-
-# vcc VARIANT ARGS...: compiles or links as the variant does
-vcc() {
-	v=$1
-	shift
-	case $v in
-	*-likelyprof) lp_cc "$(compiler_of "$v")" "$@" ;;
-	*) "$(compiler_of "$v")" $(extra_flags "$v") "$@" ;;
-	esac
-}
+start_variants shared
 
 # --- the workload, its hot code in a shared library
 
 wl=$here/workload
 flags="-std=gnu99 -pthread $BENCH_CFLAGS"
-"$BENCH_GCC" -O2 -o "$bin/timeit" "$here/timeit.c" || exit 1
 "$BENCH_GCC" $flags -DWL_COUNT "$wl/main.c" "$wl/tok.c" "$wl/htab.c" \
 	"$wl/lz.c" -o "$bin/count" || exit 1
 "$BENCH_GCC" -O2 -pthread "$here/malloc-loop.c" -o "$bin/malloc-loop" ||
@@ -100,13 +66,7 @@ pic_evals=$(field evaluations "$run/ref")
 build_jemalloc() {
 	d=$bin/jemalloc-$1
 	mkdir -p "$d" && tar -xf "$2" -C "$d" --strip-components=1 || return 1
-	# the profiling flags in CC, so that the library's link has them too
-	# likelyprof's launcher form names the compiler: make exports CC
-	# with configure's value, so likelyprof cc would not see ours
-	case $1 in
-	*-likelyprof) c="$LIKELYPROF $(compiler_of "$1")" ;;
-	*) c="$(compiler_of "$1") $(extra_flags "$1")" ;;
-	esac
+	c=$(cc_line "$1")
 	# valgrind 3.19 cannot read clang 14's DWARF 5
 	g=
 	case $1 in clang-*) g=-gdwarf-4 ;; esac
@@ -117,46 +77,12 @@ build_jemalloc() {
 	) >"$d.log" 2>&1
 }
 
-# build_project PACKAGE [WHY-NOT]: fetches PACKAGE and builds it in every
-# variant with build_PACKAGE, unless WHY-NOT says why it cannot be; sets
-# PACKAGE_variants to the variants built and PACKAGE_note to why there
-# are none.
-build_project() {
-	built=
-	note=${2:-}
-	if [ -n "$note" ]; then
-		:
-	elif tarball=$(real_src "$1" "$work/fetch.log") &&
-	     [ -n "$tarball" ]; then
-		say "building $1 ($(basename "$tarball")): $variants"
-		for v in $variants; do
-			if "build_$1" "$v" "$tarball"; then
-				built="$built $v"
-			else
-				fail "cannot build $1, $v: see $bin/$1-$v.log"
-			fi
-		done
-	else
-		note="not measured: cannot fetch $1 ($(tail -n 1 \
-			"$work/fetch.log" 2>/dev/null))"
-	fi
-	[ -n "$built" ] || note=${note:-"not measured"}
-	eval "$1_variants=\$built $1_note=\$note"
-}
-
 why=
 [ -x "${LIKELYPROF:-}" ] ||
 	why="not measured: jemalloc's configure needs the command"
 build_project jemalloc "$why"
 
 # --- snappy, C++
-
-cxx_of() {
-	case $1 in
-	clang-*) echo "$BENCH_CLANGXX" ;;
-	*) echo "$BENCH_GXX" ;;
-	esac
-}
 
 # build_snappy VARIANT TARBALL: libsnappy.so by its own CMake build, and
 # the loop linked against it.  snappy 1.1.9's always_inline functions
@@ -292,24 +218,6 @@ if have valgrind; then
 fi
 
 # --- the report
-
-# ratio WORKLOAD:VARIANT THREADS COLUMN: to the plain build's median
-ratio() {
-	w=${1%%:*}
-	v=${1#*:}
-	set -- "$(spread "$1" "$2" "$3")" \
-		"$(spread "$w:$(plain_of "$v")" "$2" "$3")"
-	awk -v a="${1%% *}" -v b="${2%% *}" 'BEGIN { printf "%.2f", a / b }'
-}
-
-# ir_ratio WORKLOAD:VARIANT: instructions to the plain build's
-ir_ratio() {
-	a=$(field "$1" "$work/instructions")
-	b=$(field "${1%%:*}:$(plain_of "${1#*:}")" "$work/instructions")
-	[ -n "$a" ] && [ -n "$b" ] || { echo "—"; return; }
-	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a / b }'
-}
-
 
 # rows WORKLOAD VARIANTS...
 rows() {
