@@ -22,10 +22,7 @@ work=$BENCH_BUILD/helpers
 src=$here/inline-helpers.c
 failed=0
 
-if ! have valgrind; then
-	echo "Not measured: no valgrind (callgrind counts the instructions)."
-	exit 0
-fi
+have_callgrind || exit 0
 rm -rf "$work"
 mkdir -p "$work" || exit 1
 cd "$work" || exit 1

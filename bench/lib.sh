@@ -26,6 +26,13 @@ have() {
 	command -v "$1" >/dev/null 2>&1
 }
 
+# Whether callgrind can count; if not, the section says so.
+have_callgrind() {
+	have valgrind && return 0
+	echo "Not measured: no valgrind (callgrind counts the instructions)."
+	return 1
+}
+
 # A failure to report: the part goes on and exits 1 at its end.
 fail() {
 	say "FAILED: $*"

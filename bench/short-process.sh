@@ -24,10 +24,7 @@
 work=$BENCH_BUILD/short-process
 failed=0
 
-if ! have valgrind; then
-	echo "Not measured: no valgrind (callgrind counts the instructions)."
-	exit 0
-fi
+have_callgrind || exit 0
 rm -rf "$work"
 mkdir -p "$work" || exit 1
 
