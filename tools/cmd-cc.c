@@ -653,9 +653,14 @@ static int compile_expanded(struct cc *cc, int src, const char *out,
 	if (ftruncate(err, 0) || lseek(err, 0, SEEK_SET) || !text ||
 	    !lp_cc_expanded_copy(text, len, cc->argv[src], &cc->forms,
 				 &copy, &copy_len)) {
-		lp_note("%s: %s of its headers not counted: its includes "
-			"could not be expanded", cc->argv[src],
-			h->counted_what);
+		/*
+		 * Expanded but nothing to count: the compiler marked the
+		 * header's text as the system's (#pragma GCC system_header)
+		 */
+		lp_note("%s: %s of its headers not counted: %s",
+			cc->argv[src], h->counted_what,
+			text ? "the compiler reads them as a system header's"
+			     : "its includes could not be expanded");
 		free(text);
 		return compile_instrumented(cc, src, out, err, u);
 	}

@@ -12,9 +12,10 @@
 # its exit status are the plain build's; its -MMD dependency file names
 # the real files, with the object as the target.  fix writes a series
 # for the wrong ones that git am applies to the headers.  Through ccache
-# the counts are the same, on a first compile and on a second.  A C unit whose
-# header uses a --hint-macro name is counted the same way.  g++ and
-# clang++ (gcc and clang), -O0 and -O2.
+# the counts are the same, on a first compile and on a second.  A header
+# with #pragma GCC system_header is the system's: noted, not counted.  A
+# C unit whose header uses a --hint-macro name is counted the same way.
+# g++ and clang++ (gcc and clang), -O0 and -O2.
 command -v g++ > /dev/null || { echo "no g++"; exit 77; }
 mkdir -p src include/lib sys build
 cat > include/lib/ring.h <<'SRC'
@@ -204,4 +205,16 @@ for c in gcc clang; do
 	LIKELYPROF_FILE=m.lprof ./m
 	awk -F'\t' '$1 == "site" { print $6 ":" $7, $2, $3, $10 }' m.lprof
 	rm -f m.lprof
+done
+
+# A header that calls itself a system header (#pragma GCC system_header):
+# the compiler reads its text as the system's, so its attribute is not
+# rewritten, and the note says why.
+cd .. && mkdir sysh && cd sysh
+printf '#pragma GCC system_header\nstatic inline int f(int x) { if (x) [[likely]] return 1; return 0; }\n' > h.h
+printf '#include "h.h"\nint main(int c, char **) { return f(c) - 1; }\n' > m.cc
+for c in g++ clang++; do
+	command -v $c > /dev/null || { echo "$c: missing, skipped"; continue; }
+	CXX=$c $LIKELYPROF c++ -std=c++20 -c m.cc -o m.o 2>&1
+	echo "$c: exit $?"
 done
