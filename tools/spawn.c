@@ -31,6 +31,17 @@ void lp_args_append(struct lp_args *a, const struct lp_args *b)
 		lp_args_push(a, b->v[i]);
 }
 
+void lp_args_release_owned(struct lp_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free((char *)a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->n = a->alloc = 0;
+}
+
 
 /* The running executable's path; the caller frees it. */
 char *lp_self_path(void)

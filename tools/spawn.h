@@ -16,6 +16,8 @@ struct lp_args {
 
 void lp_args_push(struct lp_args *a, const char *s);
 void lp_args_append(struct lp_args *a, const struct lp_args *b);
+/* Frees @a's vector and its strings, where @a owns them; @a is empty. */
+void lp_args_release_owned(struct lp_args *a);
 
 /* The running executable's path; the caller frees it. */
 char *lp_self_path(void);

@@ -123,17 +123,6 @@ static int copy_options(struct lp_cc_copy *c, const char *src, int clang)
 	return 0;
 }
 
-static void free_args(struct lp_cc_copy *c)
-{
-	size_t k;
-
-	for (k = 0; k < c->args.n; k++)
-		free((char *)c->args.v[k]);
-	free(c->args.v);
-	c->args.v = NULL;
-	c->args.n = 0;
-}
-
 int lp_cc_copy_make(struct lp_cc_copy *c, char *dir, const char *text,
 		    size_t len, int argc, const char **argv, int src,
 		    const char *out, unsigned flags)
@@ -212,6 +201,6 @@ void lp_cc_copy_done(struct lp_cc_copy *c, int ok)
 	free(c->path);
 	free(c->out);
 	free(c->deps);
-	free_args(c);
+	lp_args_release_owned(&c->args);
 	memset(c, 0, sizeof(*c));
 }

@@ -110,14 +110,12 @@ static void header_hints(struct lp_cc_header_hints *h, const char *path,
 	size_t len = 0;
 	char *buf = lp_unseen_read(path, &len);
 
-	h->headers++;
 	if (!buf || !may_hold_form(buf, len, f)) {
 		free(buf);
 		return;
 	}
 	lp_unseen_scan_text(&u, buf, len, path, f);
 	if (u.copy) {
-		h->counted += u.attr.counted + u.macros.counted;
 		h->sum.attr.counted += u.attr.counted;
 		h->sum.macros.counted += u.macros.counted;
 	}
@@ -186,17 +184,6 @@ void lp_cc_expand_options(struct lp_args *a, int argc, const char **argv,
 	push_copy(a, "-o");
 	push_copy(a, raw);
 	free(deps);
-}
-
-void lp_cc_expand_options_release(struct lp_args *a)
-{
-	size_t k;
-
-	for (k = 0; k < a->n; k++)
-		free((char *)a->v[k]);
-	free(a->v);
-	a->v = NULL;
-	a->n = 0;
 }
 
 /* --- the expanded text -------------------------------------------------- */

@@ -12,10 +12,9 @@
 
 /* What the headers of one unit hold that the header cannot see. */
 struct lp_cc_header_hints {
-	unsigned headers;       /* the unit's own headers, read */
-	unsigned counted;       /* their forms that a copy counts */
+	struct lp_unseen sum;   /* the counts of the forms a copy counts,
+				   summed over the headers (no copy) */
 	char counted_what[160]; /* those, in words (unseen.c) */
-	struct lp_unseen sum;   /* their counts, summed (no copy) */
 	char note[480];         /* "h.h: what it leaves (why)", or "" */
 };
 
@@ -42,11 +41,10 @@ size_t lp_cc_deps_files(char *s, size_t len, char ***files);
  *  name differs), to @raw: and when the user's options ask for a
  *  dependency file, the options that write it as their compile would
  *  (its name beside @out for a bare -MD/-MMD, the target @out).  The
- *  strings are owned by @a (lp_cc_expand_options_release()).
+ *  strings are owned by @a (lp_args_release_owned()).
  */
 void lp_cc_expand_options(struct lp_args *a, int argc, const char **argv,
 			  const char *out, const char *raw, int clang);
-void lp_cc_expand_options_release(struct lp_args *a);
 
 /*! lp_cc_expanded_copy() :
  *  The expanded unit @raw (@len bytes) with the forms of its source and
