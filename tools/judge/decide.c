@@ -165,19 +165,36 @@ static int own_line_exit(const struct lp_hint *hint, const struct lp_runs *r,
  * condition held (1); one that falls through into it, and jumps
  * elsewhere, when it did not (0).  -1 where the lines do not tell.
  */
-static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
-			   const struct lp_insn *ins)
+/* Which side of code @side says a place is on: 1, 0, or -1 for neither. */
+typedef int side_of_fn(const struct lp_runs *r, const struct lp_hint *hint,
+		       const char *obj, uint64_t addr);
+
+/*
+ * Jump @ins of @hint's line read by where each side goes once past code
+ * of its own line: 1 when the taken side is where @side says 1 and the
+ * fall-through where it says 0, 0 the other way round, -1 where the
+ * sides do not differ so (or cannot be followed).
+ */
+static int sides_differ(const struct lp_runs *r, const struct lp_hint *hint,
+			const struct lp_insn *ins, side_of_fn *side)
 {
 	uint64_t to, fall;
 	int t, n;
 
-	if (hint->then_first <= 0 || hint->then_first > hint->then_last ||
-	    !ins->next || own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+	if (!ins->next || own_line_exit(hint, r, ins->obj, ins->target, &to) ||
 	    own_line_exit(hint, r, ins->obj, ins->next, &fall))
 		return -1;
-	t = lp_in_then(r, hint, ins->obj, to);
-	n = lp_in_then(r, hint, ins->obj, fall);
-	return t == n ? -1 : t;
+	t = side(r, hint, ins->obj, to);
+	n = side(r, hint, ins->obj, fall);
+	return t < 0 || n < 0 || t == n ? -1 : t;
+}
+
+static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
+			   const struct lp_insn *ins)
+{
+	if (hint->then_first <= 0 || hint->then_first > hint->then_last)
+		return -1;
+	return sides_differ(r, hint, ins, lp_in_then);
 }
 
 /*
@@ -211,16 +228,9 @@ static int past_label(const struct lp_runs *r, const struct lp_hint *hint,
 static int goto_side(const struct lp_runs *r, const struct lp_hint *hint,
 		     const struct lp_insn *ins)
 {
-	uint64_t to, fall;
-	int t, n;
-
-	if (!hint->goto_line || hint->loop || hint->part || !ins->next ||
-	    own_line_exit(hint, r, ins->obj, ins->target, &to) ||
-	    own_line_exit(hint, r, ins->obj, ins->next, &fall))
+	if (!hint->goto_line || hint->loop || hint->part)
 		return -1;
-	t = past_label(r, hint, ins->obj, to);
-	n = past_label(r, hint, ins->obj, fall);
-	return t < 0 || n < 0 || t == n ? -1 : t;
+	return sides_differ(r, hint, ins, past_label);
 }
 
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */

@@ -17,12 +17,6 @@
 #include "judge/gotos.h"
 #include "usage.h"
 
-static int ident_char(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
 void lp_gotos_goto(struct lp_gotos *gs, const char *p, long line,
 		   long if_first, long if_last)
 {
@@ -31,7 +25,7 @@ void lp_gotos_goto(struct lp_gotos *gs, const char *p, long line,
 
 	while (*p == ' ' || *p == '\t')
 		p++;
-	for (s = p; ident_char(*p); p++)
+	for (s = p; lp_judge_ident_char(*p); p++)
 		;
 	for (q = p; *q == ' ' || *q == '\t'; q++)
 		;

@@ -44,12 +44,6 @@ void lp_hints_release(struct lp_hints *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static int is_ident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
 /* Skips a string or character literal starting at @p. */
 static const char *skip_literal(const char *p)
 {
@@ -680,13 +674,13 @@ static void scan_text(struct scan *sc, const char *p)
 			p = skip_literal(p);
 			continue;
 		}
-		if (is_ident(*p) && !(*p >= '0' && *p <= '9')) {
+		if (lp_judge_ident_char(*p) && !(*p >= '0' && *p <= '9')) {
 			const char *s = p;
 			size_t n;
 
 			body_token(&bs, sc->out, 'a', brace, ps.depth,
 				   sc->line);
-			while (is_ident(*p))
+			while (lp_judge_ident_char(*p))
 				p++;
 			n = (size_t)(p - s);
 			ps.after = keyword(s, n);

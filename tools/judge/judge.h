@@ -234,6 +234,16 @@ struct lp_hints {
 	size_t failed;          /* sources that did not preprocess */
 };
 
+/*
+ * Whether @c may stand in a C identifier (hints.c's scan, gotos.c): inline
+ * here, so that neither file needs the other for it.
+ */
+static inline int lp_judge_ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
 /*! lp_judge_capture() :
  *  Runs @argv (argv[0] looked up on PATH) with its stdout in a malloc'd
  *  buffer (*out, NUL-terminated, the caller frees it) and stderr passed
