@@ -32,9 +32,7 @@ fi
 mkdir "$work/src" && tar -xzf "$tarball" -C "$work/src" --strip-components=1 ||
 	{ echo "Not measured: the lz4 tarball does not unpack."; exit 1; }
 
-variants="gcc-plain gcc-likelyprof gcc-gcov"
-have "$BENCH_CLANG" &&
-	variants="$variants clang-plain clang-likelyprof clang-pgo"
+variants=$(compiler_variants)
 
 # cc_of VARIANT: the CC of its make.  likelyprof's in the launcher form,
 # which names the compiler: with CC="likelyprof cc", make exports its CC
@@ -48,21 +46,13 @@ cc_of() {
 	esac
 }
 
-# flags_of VARIANT: what it adds to the project's CFLAGS (MOREFLAGS)
-flags_of() {
-	case $1 in
-	gcc-gcov) echo "-fprofile-arcs" ;;
-	clang-pgo) echo "-fprofile-instr-generate" ;;
-	esac
-}
-
 # cpu VARIANT: the CPU seconds of one build of lz4's library and tool
 cpu() {
 	rm -rf "$work/tree"
 	cp -R "$work/src" "$work/tree" || return 1
 	/usr/bin/time -f "%U %S" -o "$work/time" \
 		make -C "$work/tree" -j2 lib-release lz4-release \
-		CC="$(cc_of "$1")" MOREFLAGS="$(flags_of "$1")" \
+		CC="$(cc_of "$1")" MOREFLAGS="$(extra_flags "$1")" \
 		> "$work/$1.log" 2>&1 || return 1
 	awk '{ print $1 + $2 }' "$work/time"
 }

@@ -27,17 +27,6 @@ rm -rf "$work"
 mkdir -p "$work" || exit 1
 cd "$work" || exit 1
 
-# build VARIANT: compiler-kind, as in the other parts
-build() {
-	c=$(compiler_of "$1")
-	case $1 in
-	*-plain) "$c" -O2 "$src" -o "$1" ;;
-	*-likelyprof) lp_cc "$c" -O2 "$src" -o "$1" ;;
-	gcc-gcov) "$c" -O2 -fprofile-arcs "$src" -o "$1" ;;
-	clang-pgo) "$c" -O2 -fprofile-instr-generate "$src" -o "$1" ;;
-	esac
-}
-
 # ir PROGRAM: the instructions of a whole run, its output in PROGRAM.out
 ir() {
 	LIKELYPROF_FILE=$work/$1.lprof LLVM_PROFILE_FILE=$work/$1.profraw \
@@ -54,13 +43,11 @@ functions() {
 		$3 !~ /gcov|llvm|profile/' | wc -l
 }
 
-variants="gcc-plain gcc-likelyprof gcc-gcov"
-have "$BENCH_CLANG" &&
-	variants="$variants clang-plain clang-likelyprof clang-pgo"
+variants=$(compiler_variants)
 : > rows
 for v in $variants; do
 	say "helpers: $v"
-	if ! build "$v" 2>"$v.err"; then
+	if ! vcc "$v" -O2 "$src" -o "$v" 2>"$v.err"; then
 		fail "$v does not build: $(tail -1 "$v.err")"
 		continue
 	fi

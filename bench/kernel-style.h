@@ -7,9 +7,9 @@
  * Written here from the description of CONFIG_PROFILE_ANNOTATED_BRANCHES,
  * not copied: every hint gets a static record {func, file, line, correct,
  * incorrect, constant} in one named section, and each evaluation bumps a
- * global counter of that record with a plain increment (the kernel's
- * "FIXME: Make this atomic!").  Records sit side by side, several to a
- * cache line, as the kernel's do.
+ * global counter of that record with a plain increment, not atomic (the
+ * kernel's own comment on it asks for that to be made atomic).  Records
+ * sit side by side, several to a cache line, as the kernel's do.
  *
  * Two differences, both in the peer's favour: the kernel calls an
  * out-of-line ftrace_likely_update() per evaluation, here the increment

@@ -177,11 +177,17 @@ start_variants() {
 	LIKELYPROF_FILE=$run/likelyprof.lprof
 	LLVM_PROFILE_FILE=$run/clang.profraw
 	export LIKELYPROF_FILE LLVM_PROFILE_FILE
-	variants="gcc-plain gcc-likelyprof gcc-gcov"
-	if have "$BENCH_CLANG"; then
-		variants="$variants clang-plain clang-likelyprof clang-pgo"
-	fi
+	variants=$(compiler_variants)
 	"$BENCH_GCC" -O2 -o "$bin/timeit" "$here/timeit.c" || exit 1
+}
+
+# compiler_variants: plain, likelyprof and the compiler's own profiling,
+# with gcc, and with clang where it is found
+compiler_variants() {
+	echo "gcc-plain gcc-likelyprof gcc-gcov"
+	if have "$BENCH_CLANG"; then
+		echo "clang-plain clang-likelyprof clang-pgo"
+	fi
 }
 
 # extra_flags VARIANT: what a variant adds to compiling and linking
