@@ -105,6 +105,8 @@ static int may_hold_form(const char *buf, size_t len,
 static void header_hints(struct lp_cc_header_hints *h, const char *path,
 			 const struct lp_unseen_forms *f)
 {
+	struct lp_lexed lx = LP_LEXED_INIT;
+	struct lp_copy_edits e = LP_COPY_EDITS_INIT;
 	struct lp_unseen u;
 	char what[400];
 	size_t len = 0;
@@ -114,14 +116,17 @@ static void header_hints(struct lp_cc_header_hints *h, const char *path,
 		free(buf);
 		return;
 	}
-	lp_unseen_scan_text(&u, buf, len, path, f);
-	if (u.copy) {
+	/* the forms are counted and described; no copy is written */
+	lp_lex(&lx, buf, len);
+	lp_unseen_plan(&u, &lx, f, &e);
+	if (e.nr) {
 		h->sum.attr.counted += u.attr.counted;
 		h->sum.macros.counted += u.macros.counted;
 	}
 	if (!*h->note && lp_unseen_describe(&u, what, sizeof(what)))
 		snprintf(h->note, sizeof(h->note), "%s: %s", path, what);
-	lp_unseen_release(&u);
+	lp_copy_edits_release(&e);
+	lp_lexed_release(&lx);
 	free(buf);
 }
 

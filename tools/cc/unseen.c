@@ -56,30 +56,23 @@ void lp_unseen_plan(struct lp_unseen *u, const struct lp_lexed *lx,
 	lp_hint_macro_plan(&u->macros, f->macros, lx, e);
 }
 
-void lp_unseen_scan_text(struct lp_unseen *u, const char *buf, size_t len,
-			 const char *path, const struct lp_unseen_forms *f)
-{
-	struct lp_lexed lx = LP_LEXED_INIT;
-	struct lp_copy_edits e = LP_COPY_EDITS_INIT;
-
-	lp_lex(&lx, buf, len);
-	lp_unseen_plan(u, &lx, f, &e);
-	if (e.nr && lp_copy_write(&lx, &e, path, &u->copy, &u->copy_len))
-		u->copy = NULL;
-	lp_copy_edits_release(&e);
-	lp_lexed_release(&lx);
-}
-
 void lp_unseen_scan(struct lp_unseen *u, const char *path,
 		    const struct lp_unseen_forms *f)
 {
+	struct lp_lexed lx = LP_LEXED_INIT;
+	struct lp_copy_edits e = LP_COPY_EDITS_INIT;
 	size_t len = 0;
 	char *buf = lp_unseen_read(path, &len);
 
 	memset(u, 0, sizeof(*u));
 	if (!buf)
 		return;
-	lp_unseen_scan_text(u, buf, len, path, f);
+	lp_lex(&lx, buf, len);
+	lp_unseen_plan(u, &lx, f, &e);
+	if (e.nr && lp_copy_write(&lx, &e, path, &u->copy, &u->copy_len))
+		u->copy = NULL;
+	lp_copy_edits_release(&e);
+	lp_lexed_release(&lx);
 	free(buf);
 }
 

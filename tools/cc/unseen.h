@@ -41,13 +41,6 @@ void lp_unseen_scan(struct lp_unseen *u, const char *path,
 		    const struct lp_unseen_forms *f);
 void lp_unseen_release(struct lp_unseen *u);
 
-/*! lp_unseen_scan_text() :
- *  The same for the text @buf (@len bytes), named @path in the copy's
- *  #line (expand.c reads each of a unit's own headers so).
- */
-void lp_unseen_scan_text(struct lp_unseen *u, const char *buf, size_t len,
-			 const char *path, const struct lp_unseen_forms *f);
-
 /*! lp_unseen_plan() :
  *  The edits of the copy (edits.c) for the forms of the text lexed in
  *  @lx, into @e, and their counts into @u (no copy is written).
