@@ -73,7 +73,7 @@ static void test_expanded__system_text_kept(void)
 		"# 3 \"a.cc\" 2\n"
 		"int m(int v) { if (v > 2) [[likely]] return 1; return 0; }\n";
 	struct lp_hint_macros none = LP_HINT_MACROS_INIT;
-	struct lp_unseen_forms cxx = { &none, 1 };
+	struct lp_unseen_forms cxx = { &none, 1, NULL, NULL };
 	char *copy = NULL, *line;
 	size_t len = 0;
 
@@ -102,7 +102,7 @@ static void test_expanded__system_only(void)
 		"# 2 \"a.cc\" 2\n"
 		"int m(int v) { return v; }\n";
 	struct lp_hint_macros none = LP_HINT_MACROS_INIT;
-	struct lp_unseen_forms cxx = { &none, 1 };
+	struct lp_unseen_forms cxx = { &none, 1, NULL, NULL };
 	char *copy = NULL;
 	size_t len = 0;
 

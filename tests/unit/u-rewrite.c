@@ -9,17 +9,17 @@
 #include "test.h"
 
 static struct lp_hint hint_likely = {
-	"likely", 1, 1, 0, -1, 1, 0, 0, -1
+	"likely", 1, 1, 0, -1, 1, 0, 0, -1, NULL
 };
 static struct lp_hint hint_unlikely = {
-	"unlikely", 0, 1, 0, -1, 1, 0, 0, -1
+	"unlikely", 0, 1, 0, -1, 1, 0, 0, -1, NULL
 };
 static struct lp_hint hint_expect = {
-	"__builtin_expect", -0x7fffffffL - 1, 2, 0, 1, 0, 0, 0, -1
+	"__builtin_expect", -0x7fffffffL - 1, 2, 0, 1, 0, 0, 0, -1, NULL
 };
 static struct lp_hint hint_prob = {
 	"__builtin_expect_with_probability", -0x7fffffffL - 1, 3, 0, 1, 0, 0,
-	1, 2
+	1, 2, NULL
 };
 
 static char *result;
@@ -229,7 +229,7 @@ static const char *restate(const char *src, const struct lp_hint *h,
 static void test_restate__number(void)
 {
 	static struct lp_hint body_number = {
-		"mostly", 1, 1, 0, -1, 0, 0, 1, -1
+		"mostly", 1, 1, 0, -1, 0, 0, 1, -1, NULL
 	};
 
 	LP_CHECK_STR(restate("if (__builtin_expect_with_probability(x > 1, 1, "

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "cc/attr.h"
+#include "cc/attrmacro.h"
 #include "cc/cases.h"
 #include "cc/edits.h"
 #include "cc/stmt.h"
@@ -94,12 +95,20 @@ static void decide(struct plan *p, size_t stmt, struct lp_attr_mark *a,
 		b->why = why ? why : "";
 }
 
-/* `if (c) [[a]] S else [[b]] S2` at token @i. */
+/* A mark at token @i that takes the condition (`if NAME(c)`), or NULL. */
+static struct lp_attr_mark *taking(struct plan *p, size_t i, int funclike)
+{
+	struct lp_attr_mark *m = lp_attr_mark_at(p->attr, p->nattr, i);
+
+	return m && m->funclike == funclike ? m : NULL;
+}
+
+/* `if (c) [[a]] S else [[b]] S2` (or `if NAME(c) S ...`) at token @i. */
 static void plan_if(struct plan *p, size_t i)
 {
 	const struct lp_lexed *lx = p->lx;
 	const char *why = NULL;
-	struct lp_attr_mark *then, *other = NULL;
+	struct lp_attr_mark *then, *other = NULL, *name;
 	size_t j = i + 1, close, end;
 
 	while (is(lx, j, "constexpr") || is(lx, j, "consteval") ||
@@ -107,33 +116,35 @@ static void plan_if(struct plan *p, size_t i)
 		why = "if constexpr is decided while compiling";
 		j++;
 	}
+	if ((name = taking(p, j, 1)))
+		j++;
 	if (!is(lx, j, "(") || (close = lx->tok[j].match) == NONE)
 		return;
-	then = lp_attr_mark_at(p->attr, p->nattr, close + 1);
-	end = lp_stmt_end(lx, then ? lp_stmt_past(lx, close + 1) : close + 1);
+	then = name ? name : taking(p, close + 1, 0);
+	end = lp_stmt_end(lx, then && !name ? then->last + 1 : close + 1);
 	if (end != NONE && is(lx, end + 1, "else"))
-		other = lp_attr_mark_at(p->attr, p->nattr, end + 2);
+		other = taking(p, end + 2, 0);
 	if (!then && !other)
 		return;
 	decide(p, i, then, other, j + 1, close - 1,
 	       then ? then->likely : !other->likely, why);
 }
 
-/* `while (c) [[a]] S` and `for (i; c; n) [[a]] S` at token @i. */
+/* `while (c) [[a]] S`, `for (i; c; n) [[a]] S`, `while NAME(c) S`. */
 static void plan_loop(struct plan *p, size_t i)
 {
 	const struct lp_lexed *lx = p->lx;
-	struct lp_attr_mark *a;
-	size_t close, t, semi[2], n = 0;
+	struct lp_attr_mark *a, *name = taking(p, i + 1, 1);
+	size_t open = name ? i + 2 : i + 1, close, t, semi[2], n = 0;
 
-	if (!is(lx, i + 1, "(") || (close = lx->tok[i + 1].match) == NONE ||
-	    !(a = lp_attr_mark_at(p->attr, p->nattr, close + 1)))
+	if (!is(lx, open, "(") || (close = lx->tok[open].match) == NONE ||
+	    !(a = name ? name : taking(p, close + 1, 0)))
 		return;
 	if (is(lx, i, "while")) {
-		decide(p, i, a, NULL, i + 2, close - 1, a->likely, NULL);
+		decide(p, i, a, NULL, open + 1, close - 1, a->likely, NULL);
 		return;
 	}
-	for (t = i + 2; t < close && n < 2; t = lp_stmt_next_top(lx, t))
+	for (t = open + 1; t < close && n < 2; t = lp_stmt_next_top(lx, t))
 		if (is(lx, t, ";"))
 			semi[n++] = t;
 	if (n < 2)
@@ -145,47 +156,78 @@ static void plan_loop(struct plan *p, size_t i)
 					      : NULL);
 }
 
-/* [[likely]] or [[unlikely]] (spaces allowed) starting at token @i. */
-static int attribute_hint(const struct lp_lexed *lx, size_t i)
+static void push_mark(struct plan *p, size_t tok, size_t last, int likely,
+		      int funclike, const char *why)
 {
-	return i + 4 < lx->nr && lp_tok_is(lx, i, "[") &&
-	       lp_tok_is(lx, i + 1, "[") &&
-	       (lp_tok_is(lx, i + 2, "likely") ||
-		lp_tok_is(lx, i + 2, "unlikely")) &&
-	       lp_tok_is(lx, i + 3, "]") && lp_tok_is(lx, i + 4, "]");
+	struct lp_attr_mark *a;
+
+	p->attr = lp_xrealloc(p->attr, (p->nattr + 1) * sizeof(*p->attr));
+	a = &p->attr[p->nattr++];
+	memset(a, 0, sizeof(*a));
+	a->tok = tok;
+	a->last = last;
+	a->likely = likely;
+	a->funclike = funclike;
+	a->why = why;
 }
 
-static void find_attributes(struct plan *p)
+static int by_tok(const void *a, const void *b)
+{
+	const struct lp_attr_mark *x = a, *y = b;
+
+	return (x->tok > y->tok) - (x->tok < y->tok);
+}
+
+static const char in_body[] = "in a macro's body";
+
+/*
+ * The attributes written in @lx, and the uses of the names of @am that
+ * spell one (attrmacro.c).  The body of a definition of such a name is
+ * no hint of its own: its uses are.
+ */
+static void find_attributes(struct plan *p, const struct lp_attr_macros *am,
+			    const char *file)
 {
 	const struct lp_lexed *lx = p->lx;
-	size_t i;
+	struct lp_attr_use *uses;
+	size_t i, k, n;
+	int likely;
 
 	for (i = 0; i < lx->nr; i++) {
-		struct lp_attr_mark *a;
+		unsigned flags = lx->tok[i].flags;
 
-		if ((lx->tok[i].flags & LP_TOKF_DEAD) ||
-		    lx->tok[i].kind != LP_TOK_PUNCT || !attribute_hint(lx, i))
+		if (flags & LP_TOKF_DEAD)
 			continue;
-		p->attr = lp_xrealloc(p->attr,
-				      (p->nattr + 1) * sizeof(*p->attr));
-		a = &p->attr[p->nattr++];
-		a->tok = i;
-		a->likely = lp_tok_is(lx, i + 2, "likely");
-		a->why = lx->tok[i].flags & LP_TOKF_PP
-			 ? "in a macro's body" : NULL;
+		if (lp_attr_macro_in_body(am, lx, i))
+			push_mark(p, i, i, 0, 0, in_body);
+		if (lx->tok[i].kind != LP_TOK_PUNCT ||
+		    (likely = lp_attr_is_hint(lx, i)) < 0)
+			continue;
+		if (!(flags & LP_TOKF_PP) ||
+		    !lp_attr_macro_defines_hint(am, lx, lx->tok[i].dir))
+			push_mark(p, i, i + 4, likely, 0,
+				  flags & LP_TOKF_PP ? in_body : NULL);
 		i += 4;
 	}
+	n = lp_attr_macro_uses(am, lx, file, &uses);
+	for (k = 0; k < n; k++)
+		push_mark(p, uses[k].tok, uses[k].tok, uses[k].likely,
+			  uses[k].funclike, uses[k].why);
+	free(uses);
+	if (p->nattr > 1)
+		qsort(p->attr, p->nattr, sizeof(*p->attr), by_tok);
 }
 
 static const char unclaimed_case[] =
 	"on a case label of a switch that cannot be read";
 
 /* Why an attribute that no if or loop claimed is left as it is. */
-static const char *unclaimed(const struct lp_lexed *lx, size_t i)
+static const char *unclaimed(const struct lp_lexed *lx,
+			     const struct lp_attr_mark *a)
 {
-	size_t t;
+	size_t t, i = a->tok;
 
-	if (is(lx, i + 5, "case") || is(lx, i + 5, "default"))
+	if (is(lx, a->last + 1, "case") || is(lx, a->last + 1, "default"))
 		return unclaimed_case;
 	for (t = i; t-- > 0 && !lp_stmt_skipped(lx, t);) {
 		if (is(lx, t, ";") || is(lx, t, "{") || is(lx, t, "}"))
@@ -210,7 +252,7 @@ static void add_edits(const struct plan *p, struct lp_copy_edits *e)
 		/* on a label it stays: the copy's switch keeps its layout */
 		if (!*a->why && !a->on_label) {
 			at = lx->tok[a->tok].start;
-			lp_copy_edit_add(e, at, lx->tok[a->tok + 4].end - at,
+			lp_copy_edit_add(e, at, lx->tok[a->last].end - at,
 					 NULL);
 		}
 	}
@@ -227,13 +269,14 @@ static void add_edits(const struct plan *p, struct lp_copy_edits *e)
  * labels' switches into @e, their sites kept where @sites.
  */
 static void plan_all(struct plan *p, const struct lp_lexed *lx,
+		     const struct lp_attr_macros *am, const char *file,
 		     struct lp_copy_edits *e, int sites)
 {
 	size_t i;
 
 	memset(p, 0, sizeof(*p));
 	p->lx = lx;
-	find_attributes(p);
+	find_attributes(p, am, file);
 	for (i = 0; i < lx->nr && p->nattr; i++) {
 		if (lp_stmt_skipped(lx, i) || lx->tok[i].kind != LP_TOK_IDENT)
 			continue;
@@ -247,17 +290,18 @@ static void plan_all(struct plan *p, const struct lp_lexed *lx,
 			     sites ? &p->cases : NULL, &p->ncases);
 	for (i = 0; i < p->nattr; i++)
 		if (!p->attr[i].why)
-			p->attr[i].why = unclaimed(lx, p->attr[i].tok);
+			p->attr[i].why = unclaimed(lx, &p->attr[i]);
 }
 
 void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
+		  const struct lp_attr_macros *am, const char *file,
 		  struct lp_copy_edits *e)
 {
 	struct plan p;
 	size_t k;
 
 	memset(out, 0, sizeof(*out));
-	plan_all(&p, lx, e, 0);
+	plan_all(&p, lx, am, file, e, 0);
 	for (k = 0; k < p.nattr; k++) {
 		const struct lp_attr_mark *a = &p.attr[k];
 
@@ -282,7 +326,7 @@ void lp_attr_ignored(struct lp_attr_plan *out, const struct lp_lexed *lx)
 	memset(out, 0, sizeof(*out));
 	memset(&p, 0, sizeof(p));
 	p.lx = lx;
-	find_attributes(&p);
+	find_attributes(&p, NULL, NULL);
 	out->attributes = (unsigned)p.nattr;
 	if (p.nattr) {
 		out->skipped_line = lx->tok[p.attr[0].tok].line;
@@ -296,6 +340,27 @@ static size_t attr_tok(const struct lp_attr_mark *a)
 	return a ? a->tok : LP_NO_MATCH;
 }
 
+static size_t attr_last(const struct lp_attr_mark *a)
+{
+	return a ? a->last : LP_NO_MATCH;
+}
+
+/* A macro mark's partner of the other attribute (attrmacro.c), or NULL. */
+static const char *attr_flip(const struct lp_lexed *lx,
+			     const struct lp_attr_macros *am,
+			     const struct lp_attr_mark *a)
+{
+	const char *partner;
+	char *name;
+
+	if (!a || a->last != a->tok)
+		return NULL;
+	name = lp_tok_dup(lx, a->tok);
+	partner = lp_attr_macro_partner(am, name);
+	free(name);
+	return partner;
+}
+
 static int by_stmt(const void *a, const void *b)
 {
 	const struct lp_attr_site *x = a, *y = b;
@@ -303,12 +368,14 @@ static int by_stmt(const void *a, const void *b)
 	return (x->stmt > y->stmt) - (x->stmt < y->stmt);
 }
 
-size_t lp_attr_sites(const struct lp_lexed *lx, struct lp_attr_site **sites)
+size_t lp_attr_sites(const struct lp_lexed *lx,
+		     const struct lp_attr_macros *am,
+		     struct lp_attr_site **sites)
 {
 	struct plan p;
 	size_t k, n;
 
-	plan_all(&p, lx, NULL, 1);
+	plan_all(&p, lx, am, NULL, NULL, 1);
 	*sites = lp_xcalloc(p.nwrap + p.ncases + 1, sizeof(**sites));
 	for (k = 0; k < p.nwrap; k++) {
 		const struct wrap *w = &p.wrap[k];
@@ -319,6 +386,10 @@ size_t lp_attr_sites(const struct lp_lexed *lx, struct lp_attr_site **sites)
 		s->to = w->to + 1;
 		s->then = attr_tok(w->then);
 		s->other = attr_tok(w->other);
+		s->then_last = attr_last(w->then);
+		s->other_last = attr_last(w->other);
+		s->then_flip = attr_flip(lx, am, w->then);
+		s->other_flip = attr_flip(lx, am, w->other);
 		s->expect = w->expect;
 		s->lo = lx->tok[w->from - 1].line;
 		s->hi = lx->tok[w->to].last_line;

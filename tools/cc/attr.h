@@ -9,6 +9,7 @@
 
 struct lp_lexed;
 struct lp_copy_edits;
+struct lp_attr_macros;
 
 struct lp_attr_plan {
 	unsigned attributes;    /* every [[likely]]/[[unlikely]] seen */
@@ -24,9 +25,12 @@ struct lp_attr_plan {
  *  into __builtin_expect(!!(c), v) on that condition, and where one
  *  stands on a case label, those that test the switch's value at its
  *  head (cases.c): compiled with likelyprof.h, the copy counts each
- *  such hint on the source's own line.
+ *  such hint on the source's own line.  The uses of the names of @am
+ *  (NULL: none) that spell an attribute are read as the attribute: the
+ *  text is of @file, as the compiler names it (NULL: the unit's source).
  */
 void lp_attr_plan(struct lp_attr_plan *p, const struct lp_lexed *lx,
+		  const struct lp_attr_macros *am, const char *file,
 		  struct lp_copy_edits *e);
 
 /*! lp_attr_ignored() :
@@ -48,6 +52,10 @@ struct lp_attr_site {
 				   if's branch, or LP_NO_MATCH */
 	size_t other;           /* '[' of the one on the else, or
 				   LP_NO_MATCH */
+	size_t then_last, other_last;   /* their last tokens: their ']',
+				   or a macro's name (attrmacro.c) */
+	const char *then_flip, *other_flip; /* a macro's: the name that
+				   spells the other attribute, or NULL */
 	int expect;             /* what it says of the condition: 1 or 0 */
 	unsigned lo, hi;        /* the lines a compiler gives its site: the
 				   condition's opening (gcc) to its end
@@ -61,6 +69,8 @@ struct lp_attr_site {
  *  forms as the count's, so that fix places and edits exactly those.
  *  @return : how many.
  */
-size_t lp_attr_sites(const struct lp_lexed *lx, struct lp_attr_site **sites);
+size_t lp_attr_sites(const struct lp_lexed *lx,
+		     const struct lp_attr_macros *am,
+		     struct lp_attr_site **sites);
 
 #endif /* LP_CC_ATTR_H */

@@ -197,9 +197,11 @@ static int find_labels(struct sw *s, size_t from, size_t to)
 static int same_statement(const struct sw *s, const struct label *a,
 			  const struct label *b)
 {
+	const struct lp_attr_mark *m = lp_attr_mark_at(s->m, s->nm,
+						       a->colon + 1);
+
 	return b->start == a->colon + 1 ||
-	       (lp_attr_mark_at(s->m, s->nm, a->colon + 1) &&
-		b->start == a->colon + 6);
+	       (m && !m->funclike && b->start == m->last + 1);
 }
 
 /* `lp__sw == (X)`, or a GNU range's pair of compares, into *@out. */
@@ -290,7 +292,8 @@ static void add_site(const struct sw *s, size_t a, size_t b,
 	site->from = s->v[a].start;
 	site->to = s->v[b].colon;
 	site->then = mark->tok;
-	site->other = NONE;
+	site->then_last = mark->last;
+	site->other = site->other_last = NONE;
 	site->expect = mark->likely;
 	site->lo = site->hi = s->lx->tok[mark->tok].line;
 	site->label = 1;
@@ -309,12 +312,10 @@ static struct lp_attr_mark *group_mark(const struct sw *s, size_t a,
 	*more = 0;
 	for (k = a; k <= b + 1; k++) {
 		if (k <= b)
-			m = s->v[k].start >= 5 ?
-			    lp_attr_mark_at(s->m, s->nm, s->v[k].start - 5)
-			    : NULL;
+			m = lp_attr_mark_before(s->m, s->nm, s->v[k].start);
 		else
 			m = lp_attr_mark_at(s->m, s->nm, s->v[b].colon + 1);
-		if (!m || m->why)
+		if (!m || m->why || m->funclike)
 			continue;
 		if (found)
 			m->why = "two attributes on one statement's labels";

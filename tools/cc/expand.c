@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cc/attrmacro.h"
 #include "cc/copy.h"
 #include "cc/expand.h"
 #include "cc/hintmacro.h"
@@ -91,12 +92,16 @@ static int may_hold_form(const char *buf, size_t len,
 			 const struct lp_unseen_forms *f)
 {
 	const struct lp_hint_macros *m = f->macros;
+	const struct lp_attr_macros *am = f->attr_macros;
 	size_t k;
 
 	if (memmem(buf, len, "likely", 6))
 		return 1;
 	for (k = 0; k < m->nr; k++)
 		if (memmem(buf, len, m->v[k].name, strlen(m->v[k].name)))
+			return 1;
+	for (k = 0; am && k < am->nr; k++)
+		if (memmem(buf, len, am->v[k].name, strlen(am->v[k].name)))
 			return 1;
 	return 0;
 }
@@ -112,13 +117,16 @@ static void header_hints(struct lp_cc_header_hints *h, const char *path,
 	size_t len = 0;
 	char *buf = lp_unseen_read(path, &len);
 
+	struct lp_unseen_forms hf = *f;
+
 	if (!buf || !may_hold_form(buf, len, f)) {
 		free(buf);
 		return;
 	}
 	/* the forms are counted and described; no copy is written */
 	lp_lex(&lx, buf, len);
-	lp_unseen_plan(&u, &lx, f, &e);
+	hf.file = path;
+	lp_unseen_plan(&u, &lx, &hf, &e);
 	if (e.nr) {
 		h->sum.attr.counted += u.attr.counted;
 		h->sum.macros.counted += u.macros.counted;
@@ -147,6 +155,39 @@ int lp_cc_header_hints(struct lp_cc_header_hints *h, const char *deps,
 	free(files);
 	free(text);
 	return 0;
+}
+
+/* The names of @buf's #defines that spell an attribute, into @am. */
+static void collect_names(struct lp_attr_macros *am, const char *path)
+{
+	struct lp_lexed lx = LP_LEXED_INIT;
+	size_t len = 0;
+	char *buf = lp_unseen_read(path, &len);
+
+	if (buf && memmem(buf, len, "likely", 6)) {
+		lp_lex(&lx, buf, len);
+		lp_attr_macros_collect(am, &lx);
+		lp_lexed_release(&lx);
+	}
+	free(buf);
+}
+
+size_t lp_cc_attr_macro_names(struct lp_attr_macros *am, const char *src,
+			      const char *deps)
+{
+	char **files;
+	size_t len, nr, k;
+	char *text = deps ? lp_unseen_read(deps, &len) : NULL;
+
+	collect_names(am, src);
+	if (!text)
+		return am->nr;
+	nr = lp_cc_deps_files(text, len, &files);
+	for (k = 1; k < nr; k++)        /* the first is the source */
+		collect_names(am, files[k]);
+	free(files);
+	free(text);
+	return am->nr;
 }
 
 /* --- the expanding run -------------------------------------------------- */
@@ -206,39 +247,6 @@ struct view {
 	size_t nr, alloc;
 };
 
-/*
- * Whether the line at @s (up to @end) is a line marker, `# 12 "f" 1 3`
- * (gcc's and clang's), and if so whether its flags hold 3.
- */
-static int line_marker(const char *s, const char *end, int *system)
-{
-	const char *p = s + 1, *q;
-
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (end - p > 4 && !strncmp(p, "line", 4))
-		p += 4;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == end || *p < '0' || *p > '9')
-		return 0;
-	while (p < end && *p >= '0' && *p <= '9')
-		p++;
-	while (p < end && *p == ' ')
-		p++;
-	*system = 0;
-	if (p == end || *p != '"')
-		return 1;
-	for (q = p + 1; q < end && *q != '"'; q++)
-		q += *q == '\\';
-	for (q++; q < end; q++)
-		if (*q == '3' && q[-1] == ' ' &&
-		    (q + 1 == end || q[1] == ' ' || q[1] == '\r' ||
-		     q[1] == '\n'))
-			*system = 1;
-	return 1;
-}
-
 /* Raw bytes [@from, @to) appended to the view as its next part. */
 static void view_add(struct view *v, const char *raw, size_t from,
 		     size_t to)
@@ -276,7 +284,7 @@ static void view_read(struct view *v, const char *raw, size_t len)
 		const char *eol = nl ? nl + 1 : end;
 		int system;
 
-		if (*s == '#' && line_marker(s, eol, &system)) {
+		if (*s == '#' && lp_cc_line_marker(s, eol, &system)) {
 			if (keep)
 				view_add(v, raw, start, (size_t)(eol - raw));
 			start = (size_t)(eol - raw);

@@ -18,6 +18,16 @@ struct lp_cc_header_hints {
 	char note[480];         /* "h.h: what it leaves (why)", or "" */
 };
 
+struct lp_attr_macros;
+
+/*! lp_cc_attr_macro_names() :
+ *  The names that the #defines of source @src and of the headers of the
+ *  dependency file @deps (NULL: none) make [[likely]] or [[unlikely]],
+ *  into @am (attrmacro.c).  @return : how many.
+ */
+size_t lp_cc_attr_macro_names(struct lp_attr_macros *am, const char *src,
+			      const char *deps);
+
 /*! lp_cc_header_hints() :
  *  Reads the dependency file @deps (one make rule, as -MMD writes it:
  *  the source, then the headers not of the system) and each header in

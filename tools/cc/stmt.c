@@ -22,6 +22,17 @@ struct lp_attr_mark *lp_attr_mark_at(struct lp_attr_mark *m, size_t n,
 	return NULL;
 }
 
+struct lp_attr_mark *lp_attr_mark_before(struct lp_attr_mark *m, size_t n,
+					 size_t tok)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (m[k].last + 1 == tok && !m[k].funclike)
+			return &m[k];
+	return NULL;
+}
+
 static int skipped(const struct lp_lexed *lx, size_t i)
 {
 	return lx->tok[i].flags & (LP_TOKF_PP | LP_TOKF_DEAD);

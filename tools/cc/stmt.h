@@ -10,9 +10,14 @@
 
 struct lp_lexed;
 
-/* A [[likely]] or [[unlikely]] of the source, and what became of it. */
+/*
+ * A [[likely]] or [[unlikely]] of the source, or a macro's name that
+ * spells one (attrmacro.c), and what became of it.
+ */
 struct lp_attr_mark {
-	size_t tok;             /* its first '[' */
+	size_t tok;             /* its first '[', or the name */
+	size_t last;            /* its last ']', or the name */
+	int funclike;           /* a name that takes the condition: NAME(c) */
 	int likely;             /* 1: [[likely]], 0: [[unlikely]] */
 	int on_label;           /* counted on a case label (cases.c) */
 	const char *why;        /* NULL until decided; "" once counted */
@@ -21,6 +26,10 @@ struct lp_attr_mark {
 /* The mark whose first '[' is token @tok among @n, or NULL. */
 struct lp_attr_mark *lp_attr_mark_at(struct lp_attr_mark *m, size_t n,
 				     size_t tok);
+
+/* The mark whose last token is token @tok - 1, or NULL. */
+struct lp_attr_mark *lp_attr_mark_before(struct lp_attr_mark *m, size_t n,
+					 size_t tok);
 
 /* Token @i is in a directive or in a group the preprocessor skips. */
 int lp_stmt_skipped(const struct lp_lexed *lx, size_t i);

@@ -24,6 +24,7 @@
 
 #include "cc/expand.h"
 #include "cc/find.h"
+#include "cc/attrmacro.h"
 #include "cc/unit.h"
 #include "usage.h"
 
@@ -142,10 +143,12 @@ void lp_cc_scratch_remove(struct lp_cc *cc)
 
 /*
  * STEP_UNGROUPED: instrumented, without the assembler pass; STEP_EXPAND:
- * the unit printed with its includes expanded (expand.c)
+ * the unit printed with its includes expanded (expand.c); STEP_PREPROCESS:
+ * the unit preprocessed, as the plain compile reads it (attrmacro.c)
  */
 enum step {
-	STEP_DIAG, STEP_INSTRUMENTED, STEP_UNGROUPED, STEP_PLAIN, STEP_EXPAND
+	STEP_DIAG, STEP_INSTRUMENTED, STEP_UNGROUPED, STEP_PLAIN, STEP_EXPAND,
+	STEP_PREPROCESS
 };
 
 /* A dependency file's option (-MD, -MF F, -Wp,-MD,F), not -save-temps. */
@@ -162,7 +165,7 @@ static int is_deps_option(const char *a)
  */
 static int side_skipped(const struct lp_cc *cc, const char *a, enum step step)
 {
-	if (step == STEP_DIAG)
+	if (step == STEP_DIAG || step == STEP_PREPROCESS)
 		return 1;
 	if (step == STEP_EXPAND)
 		return !is_deps_option(a);
@@ -210,8 +213,9 @@ static void compile_args(const struct lp_cc *cc, struct lp_args *a, int src,
 	int i;
 
 	append_compiler(cc, a, step);
-	if (step == STEP_EXPAND) {
+	if (step == STEP_EXPAND)
 		lp_args_append(a, &cc->instrument);
+	if (step == STEP_EXPAND || step == STEP_PREPROCESS) {
 		lp_args_append(a, &cc->expand);
 		out = NULL;
 	}
@@ -250,7 +254,8 @@ static void compile_args(const struct lp_cc *cc, struct lp_args *a, int src,
 				lp_args_push(a, "-xnone");
 		}
 	}
-	if (!cc->m.compile_only && step != STEP_EXPAND)
+	if (!cc->m.compile_only && step != STEP_EXPAND &&
+	    step != STEP_PREPROCESS)
 		lp_args_push(a, "-c");
 	if (step != STEP_DIAG && step != STEP_PLAIN)
 		lp_args_push(a, "-w");
@@ -594,6 +599,45 @@ static int header_hints(struct lp_cc *cc, int src, struct lp_cc_header_hints *h)
 }
 
 /*
+ * The names that spell [[likely]] or [[unlikely]] in the unit's source
+ * and own headers, with where the compiler expanded them into one
+ * (attrmacro.c): the unit preprocessed once more, only where some name
+ * is defined so.  @return : 1 when @am holds names to count, else 0.
+ */
+static int attr_macros(struct lp_cc *cc, int src, struct lp_attr_macros *am,
+		       int err)
+{
+	char *pre, *text;
+	size_t len = 0;
+	int status = 1;
+
+	if (!lp_cc_attr_macro_names(am, cc->argv[src], cc->diag_deps))
+		return 0;
+	if ((pre = lp_cc_scratch_path(cc, ".i"))) {
+		lp_args_push(&cc->expand, lp_xstrdup("-E"));
+		lp_args_push(&cc->expand, lp_xstrdup("-dD"));
+		lp_args_push(&cc->expand, lp_xstrdup("-o"));
+		lp_args_push(&cc->expand, lp_xstrdup(pre));
+		status = compile_step(cc, src, NULL, STEP_PREPROCESS, err);
+		lp_args_release_owned(&cc->expand);
+	}
+	text = !status ? lp_unseen_read(pre, &len) : NULL;
+	if (text)
+		lp_attr_macros_resolve(am, text, len);
+	else
+		lp_note("%s: [[likely]]/[[unlikely]] spelled by a macro (%s) "
+			"not counted: the unit could not be preprocessed",
+			cc->argv[src], am->v[0].name);
+	if (pre)
+		unlink(pre);
+	free(pre);
+	free(text);
+	if (ftruncate(err, 0) || lseek(err, 0, SEEK_SET))
+		return 0;
+	return am->resolved;
+}
+
+/*
  * Whether source argument @src is compiled as C++: its -x, else its
  * suffix, and for a .c the driver (g++ and clang++ compile it as C++).
  */
@@ -612,6 +656,7 @@ static int is_cxx_unit(const struct lp_cc *cc, int src)
 
 int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out)
 {
+	struct lp_attr_macros am = LP_ATTR_MACROS_INIT;
 	struct lp_cc_header_hints h;
 	struct lp_unseen u;
 	char *diag_out, *diag_deps, *where;
@@ -621,7 +666,8 @@ int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out)
 		return compile_step(cc, src, out, STEP_PLAIN, -1);
 	cc->forms.macros = &cc->macros;
 	cc->forms.attributes = is_cxx_unit(cc, src);
-	note_unseen_hints(cc, cc->argv[src], &u);
+	cc->forms.attr_macros = NULL;
+	memset(&u, 0, sizeof(u));
 	diag_out = lp_cc_scratch_path(cc, cc->m.assembly ? ".s" : ".o");
 	diag_deps = lp_cc_scratch_path(cc, ".d");
 	diag_err = scratch_file();
@@ -637,6 +683,9 @@ int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out)
 		replay(diag_err);
 		goto out;
 	}
+	if (cc->forms.attributes && attr_macros(cc, src, &am, err))
+		cc->forms.attr_macros = &am;
+	note_unseen_hints(cc, cc->argv[src], &u);
 	if (header_hints(cc, src, &h))
 		status = compile_expanded(cc, src, out, err, &u, &h);
 	else
@@ -667,6 +716,8 @@ int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out)
 	free(where);
 	status = compile_step(cc, src, out, STEP_PLAIN, -1);
 out:
+	cc->forms.attr_macros = NULL;
+	lp_attr_macros_release(&am);
 	lp_unseen_release(&u);
 	if (diag_err >= 0)
 		close(diag_err);

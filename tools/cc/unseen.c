@@ -50,7 +50,7 @@ void lp_unseen_plan(struct lp_unseen *u, const struct lp_lexed *lx,
 {
 	memset(u, 0, sizeof(*u));
 	if (f->attributes)
-		lp_attr_plan(&u->attr, lx, e);
+		lp_attr_plan(&u->attr, lx, f->attr_macros, f->file, e);
 	else
 		lp_attr_ignored(&u->attr, lx);
 	lp_hint_macro_plan(&u->macros, f->macros, lx, e);

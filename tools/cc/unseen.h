@@ -19,6 +19,10 @@
 struct lp_unseen_forms {
 	const struct lp_hint_macros *macros;
 	int attributes;
+	const struct lp_attr_macros *attr_macros;   /* names that spell
+				   an attribute, or NULL (attrmacro.c) */
+	const char *file;       /* a header's name, as the compiler spells
+				   it; NULL for the source or the unit */
 };
 
 struct lp_unseen {

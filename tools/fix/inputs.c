@@ -92,9 +92,32 @@ void lp_inputs_release(struct lp_inputs *in)
 	memset(in, 0, sizeof(*in));
 }
 
+/*
+ * The spellings of this run that are words, not calls: macros that spell
+ * an attribute without taking the condition (slots.c names them as it
+ * meets them; a run meets a few).
+ */
+static char **words;
+static size_t nwords;
+
+void lp_word_spelling(const char *name)
+{
+	if (!name || !lp_call_parens(name)[0])
+		return;
+	words = lp_xrealloc(words, (nwords + 1) * sizeof(*words));
+	words[nwords++] = lp_xstrdup(name);
+}
+
 const char *lp_call_parens(const char *name)
 {
-	return strncmp(name, "[[", 2) ? "()" : "";
+	size_t k;
+
+	if (!strncmp(name, "[[", 2))
+		return "";
+	for (k = 0; k < nwords; k++)
+		if (!strcmp(words[k], name))
+			return "";
+	return "()";
 }
 
 char *lp_spelling(const struct lp_judged *s, const char *name,

@@ -59,6 +59,13 @@ void lp_inputs_release(struct lp_inputs *in);
  */
 const char *lp_call_parens(const char *name);
 
+/*! lp_word_spelling() :
+ *  Makes @name (NULL: nothing) a spelling that messages write with
+ *  nothing after it, as an attribute: a macro that spells one without
+ *  taking the condition (`if (c) UNLIKELY {`).
+ */
+void lp_word_spelling(const char *name);
+
 /*! lp_spelling() :
  *  How to name the annotation of @s in a message: the name the source
  *  uses when @name is known, else the one its expected value implies

@@ -732,3 +732,39 @@ int lp_tok_bool(const struct lp_lexed *lx, size_t from, size_t to)
 	free(s);
 	return v;
 }
+
+int lp_parse_define(const struct lp_lexed *lx, size_t dir,
+		    struct lp_define *d)
+{
+	size_t i = dir + 2;
+
+	if (!(lx->tok[dir].flags & LP_TOKF_DIRECTIVE) ||
+	    (lx->tok[dir].flags & LP_TOKF_DEAD) || dir + 2 >= lx->nr ||
+	    lx->tok[dir + 1].dir != dir || !lp_tok_is(lx, dir + 1, "define") ||
+	    lx->tok[i].dir != dir || !(lx->tok[i].flags & LP_TOKF_PP) ||
+	    lx->tok[i].kind != LP_TOK_IDENT)
+		return 0;
+	d->name = i;
+	d->end = i + 1;
+	while (d->end < lx->nr && lx->tok[d->end].dir == dir &&
+	       (lx->tok[d->end].flags & LP_TOKF_PP) &&
+	       !(lx->tok[d->end].flags & LP_TOKF_DIRECTIVE))
+		d->end++;
+	d->funclike = i + 1 < d->end && lp_tok_is(lx, i + 1, "(") &&
+		      lx->tok[i + 1].start == lx->tok[i].end;
+	d->nparams = 0;
+	d->params = i + 1;
+	d->body = i + 1;
+	if (d->funclike) {
+		size_t close = lx->tok[i + 1].match, k;
+
+		if (close == LP_NO_MATCH || close >= d->end)
+			return 0;
+		for (k = i + 2; k < close; k++)
+			if (lx->tok[k].kind == LP_TOK_IDENT ||
+			    lp_tok_is(lx, k, "..."))
+				d->nparams++;
+		d->body = close + 1;
+	}
+	return 1;
+}

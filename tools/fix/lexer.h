@@ -103,4 +103,18 @@ int lp_tok_args(const struct lp_lexed *lx, size_t open, size_t *from,
  */
 int lp_tok_bool(const struct lp_lexed *lx, size_t from, size_t to);
 
+/* The directive's tokens: [name, end) of "#define name ...". */
+struct lp_define {
+	size_t name, body, end;     /* body: first token after params */
+	size_t params, nparams;     /* '(' of the parameters, their count */
+	int funclike;
+};
+
+/*! lp_parse_define() :
+ *  Reads the live #define whose '#' is token @dir into @d.
+ *  @return : 1 when it is one, else 0.
+ */
+int lp_parse_define(const struct lp_lexed *lx, size_t dir,
+		    struct lp_define *d);
+
 #endif /* LP_FIX_LEXER_H */

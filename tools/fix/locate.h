@@ -57,6 +57,8 @@ struct lp_hint {
 	 */
 	int stated;
 	int prob_arg;
+	const char *partner;    /* an attribute's spelling the other way,
+				   or NULL where the tree has none */
 };
 
 /* A file of the tree, loaded on demand. */
@@ -155,12 +157,6 @@ char *lp_history_flipped(struct lp_tree *t, const struct lp_srcfile *f,
  *  @return : the file's path in the tree, or NULL.
  */
 const char *lp_tree_constant_function(struct lp_tree *t, const char *name);
-
-/*! lp_attr_hint_opposite() :
- *  The spelling of the attribute site @h once flipped ([[unlikely]] for
- *  [[likely]], both swapped for a pair).
- */
-const struct lp_hint *lp_attr_hint_opposite(const struct lp_hint *h);
 
 /*! lp_place_condition() :
  *  The tokens [*@from, *@to) of the condition that the placed, direct

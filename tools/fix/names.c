@@ -105,6 +105,7 @@ static void read_name_defines(struct lp_tree *t)
 			if (lp_parse_define(&f->lx, k, &d))
 				add_ndef(t, &f->lx, &d, &alloc);
 		}
+		lp_attr_macros_collect(&t->attr_macros, &f->lx);
 		if (!was_loaded) {
 			lp_lexed_release(&f->lx);
 			free(f->buf);
@@ -113,6 +114,14 @@ static void read_name_defines(struct lp_tree *t)
 	}
 	if (t->ndefnames)	/* qsort's base may not be NULL */
 		qsort(t->defnames, t->ndefnames, sizeof(char *), cmp_str);
+	t->attr_macros.from_tree = 1;
+}
+
+const struct lp_attr_macros *lp_tree_attr_macros(struct lp_tree *t)
+{
+	if (!t->ndefs_read)
+		read_name_defines(t);
+	return &t->attr_macros;
 }
 
 int lp_tree_defines(struct lp_tree *t, const char *name)

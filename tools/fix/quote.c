@@ -111,16 +111,18 @@ static char *attr_text(const struct lp_place *pl)
 	const struct lp_attr_site *a = &pl->attr;
 	/* up to the attribute, or to the if's ')' when it is the else's */
 	size_t head_end = a->then != LP_NO_MATCH ?
-		a->then + 5 : lx->tok[a->from - 1].match + 1;
+		a->then_last + 1 : lx->tok[a->from - 1].match + 1;
 	char *head, *tail, *s;
 
-	if (a->label && a->to + 1 > head_end)
-		head_end = a->to + 1;           /* the last label's ':' */
+	/* to the last label's ':', or to NAME(c)'s ')' */
+	if ((a->label || (a->then != LP_NO_MATCH && a->then < a->from)) &&
+	    a->to + 1 > head_end)
+		head_end = a->to + 1;
 	head = lp_tok_text(lx, a->stmt, head_end);
 
 	if (a->other == LP_NO_MATCH)
 		return head;
-	tail = lp_tok_text(lx, a->other - 1, a->other + 5);
+	tail = lp_tok_text(lx, a->other - 1, a->other_last + 1);
 	s = lp_xstrfmt("%s ... %s", head, tail);
 	free(head);
 	free(tail);

@@ -340,10 +340,10 @@ static int word_byte(char c)
  * `if (c) [[likely]] {` -> `if (c) {`, `else [[unlikely]]\n` ->
  * `else\n`.  Words it stood between keep one space.
  */
-static void delete_attr(const struct lp_lexed *lx, size_t at,
+static void delete_attr(const struct lp_lexed *lx, size_t at, size_t last,
 			struct lp_edits *e)
 {
-	size_t start = lx->tok[at].start, end = lx->tok[at + 4].end;
+	size_t start = lx->tok[at].start, end = lx->tok[last].end;
 
 	while (end < lx->len && blank(lx->buf[end]))
 		end++;
@@ -360,13 +360,28 @@ int lp_rewrite_attr(const struct lp_lexed *lx, const struct lp_attr_site *a,
 {
 	struct lp_edits e = LP_EDITS_INIT;
 	const size_t at[2] = { a->then, a->other };
+	const size_t last[2] = { a->then_last, a->other_last };
+	const char *flip[2] = { a->then_flip, a->other_flip };
 	size_t k, w;
 
 	for (k = 0; k < 2; k++) {
 		if (at[k] == LP_NO_MATCH)
 			continue;
 		if (act == LP_FIX_REMOVE) {
-			delete_attr(lx, at[k], &e);
+			delete_attr(lx, at[k], last[k], &e);
+			continue;
+		}
+		if (last[k] == at[k] && !flip[k]) {
+			/* a macro's name: its partner's, or no flip */
+			*why = lp_xstrfmt("no macro of the tree spells the "
+					  "other attribute beside the one at "
+					  "line %u", lx->tok[at[k]].line);
+			lp_edits_release(&e);
+			return -1;
+		}
+		if (last[k] == at[k]) {
+			add(&e, lx->tok[at[k]].start, lx->tok[at[k]].end,
+			    flip[k]);
 			continue;
 		}
 		w = at[k] + 2;
@@ -396,7 +411,7 @@ const char *lp_flip_partner(const struct lp_tree *t, const struct lp_hint *h)
 	size_t i, k;
 
 	if (h->attribute)
-		return lp_attr_hint_opposite(h)->name;
+		return h->partner;
 	if (h->value_arg >= 0 || (h->expect != 0 && h->expect != 1))
 		return NULL;
 	for (i = 0; i < sizeof(opposites) / sizeof(opposites[0]); i++) {

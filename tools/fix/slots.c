@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fix/inputs.h"
 #include "fix/tree.h"
 #include "fold.h"
 #include "usage.h"
@@ -123,23 +124,92 @@ static int xmacro_argument(const struct lp_tree *t, const struct lp_lexed *lx,
  * branch; the site's, on the condition, is the slot's.
  */
 static const struct lp_hint attr_hints[] = {
-	{ (char *)"[[unlikely]]", 0, 0, -1, -1, 0, 1, 0, -1 },
-	{ (char *)"[[likely]]", 1, 0, -1, -1, 0, 1, 0, -1 },
-	{ (char *)"[[unlikely]]/[[likely]]", 0, 0, -1, -1, 0, 1, 0, -1 },
-	{ (char *)"[[likely]]/[[unlikely]]", 1, 0, -1, -1, 0, 1, 0, -1 },
+	{ (char *)"[[unlikely]]", 0, 0, -1, -1, 0, 1, 0, -1, "[[likely]]" },
+	{ (char *)"[[likely]]", 1, 0, -1, -1, 0, 1, 0, -1, "[[unlikely]]" },
+	{ (char *)"[[unlikely]]/[[likely]]", 0, 0, -1, -1, 0, 1, 0, -1,
+	  "[[likely]]/[[unlikely]]" },
+	{ (char *)"[[likely]]/[[unlikely]]", 1, 0, -1, -1, 0, 1, 0, -1,
+	  "[[unlikely]]/[[likely]]" },
 };
 
-const struct lp_hint *lp_attr_hint_opposite(const struct lp_hint *h)
+/* One side's spelling, and its flip's, where a macro spells it. */
+static void side_words(const struct lp_lexed *lx, size_t at, size_t last,
+		       const char *flip, int likely, char **word,
+		       const char **other)
 {
-	return &attr_hints[(size_t)(h - attr_hints) ^ 1];
+	if (last != at) {
+		*word = lp_xstrdup(likely ? "[[likely]]" : "[[unlikely]]");
+		*other = likely ? "[[unlikely]]" : "[[likely]]";
+		return;
+	}
+	*word = lp_tok_dup(lx, at);
+	*other = flip;
 }
 
-/* The attribute sites of @f, read once with cc's reading of the forms. */
-static const struct lp_attr_site *file_attrs(struct lp_srcfile *f,
-					     size_t *n)
+/*
+ * The spelling of a site on which a macro spells an attribute (UNLIKELY,
+ * or UNLIKELY/LIKELY on an if and its else), with the names that flip
+ * it: the tree keeps one of each, as the static ones above.
+ */
+static const struct lp_hint *macro_hint(struct lp_tree *t,
+					const struct lp_lexed *lx,
+					const struct lp_attr_site *a,
+					int likely)
+{
+	char *w[2] = { NULL, NULL }, *name, *partner = NULL;
+	const char *o[2] = { NULL, NULL };
+	struct lp_hint *h;
+	size_t k;
+	/* `if NAME(c)` reads as a call; any other as the attribute */
+	int word = a->then == LP_NO_MATCH || a->then > a->from ||
+		   a->other != LP_NO_MATCH;
+
+	if (a->then != LP_NO_MATCH)
+		side_words(lx, a->then, a->then_last, a->then_flip, likely,
+			   &w[0], &o[0]);
+	if (a->other != LP_NO_MATCH)
+		side_words(lx, a->other, a->other_last, a->other_flip,
+			   w[0] ? !likely : likely, &w[w[0] != NULL],
+			   &o[w[0] != NULL]);
+	name = w[1] ? lp_xstrfmt("%s/%s", w[0], w[1]) : lp_xstrdup(w[0]);
+	if (o[0] && (!w[1] || o[1]))
+		partner = w[1] ? lp_xstrfmt("%s/%s", o[0], o[1])
+			       : lp_xstrdup(o[0]);
+	free(w[0]);
+	free(w[1]);
+	for (k = 0; k < t->nattr_hints; k++)
+		if (!strcmp(t->attr_hints[k]->name, name)) {
+			free(name);
+			free(partner);
+			return t->attr_hints[k];
+		}
+	h = lp_xcalloc(1, sizeof(*h));
+	*h = attr_hints[likely];
+	h->name = name;
+	h->partner = partner;
+	if (word) {
+		lp_word_spelling(name);
+		lp_word_spelling(partner);
+	}
+	t->attr_hints = lp_xrealloc(t->attr_hints, (t->nattr_hints + 1) *
+				    sizeof(*t->attr_hints));
+	t->attr_hints[t->nattr_hints++] = h;
+	return h;
+}
+
+/*
+ * The attribute sites of @f, read once with cc's reading of the forms;
+ * the tree's macros that spell one are read only where @f may use one.
+ */
+static const struct lp_attr_site *file_attrs(struct lp_tree *t,
+					     struct lp_srcfile *f, size_t *n)
 {
 	if (!f->attrs_read) {
-		f->nattrs = lp_attr_sites(&f->lx, &f->attrs);
+		const struct lp_attr_macros *am = NULL;
+
+		if (lp_attr_macro_use_shape(&f->lx))
+			am = lp_tree_attr_macros(t);
+		f->nattrs = lp_attr_sites(&f->lx, am, &f->attrs);
 		f->attrs_read = 1;
 	}
 	*n = f->nattrs;
@@ -151,19 +221,23 @@ static const struct lp_attr_site *file_attrs(struct lp_srcfile *f,
  * attribute is what the profile counted, on its statement's lines, with
  * its condition's text.  The slot's byte is its first attribute's '['.
  */
-static void attr_slot(struct lp_srcfile *f, const struct lp_func *fn,
-		      const struct lp_attr_site *a, struct lp_slots *out)
+static void attr_slot(struct lp_tree *t, struct lp_srcfile *f,
+		      const struct lp_func *fn, const struct lp_attr_site *a,
+		      struct lp_slots *out)
 {
 	const struct lp_lexed *lx = &f->lx;
 	struct lp_slot *s = push_slot(out);
 	size_t first = a->then != LP_NO_MATCH ? a->then : a->other;
 	int pair = a->then != LP_NO_MATCH && a->other != LP_NO_MATCH;
+	/* the first's own: the condition's expectation, or its opposite */
+	int likely = first == a->then ? a->expect : !a->expect;
 
 	s->file = f;
 	s->call_file = f;
 	s->fn = fn;
 	s->off = lx->tok[first].start;
-	s->hint = &attr_hints[2 * pair + lp_tok_is(lx, first + 2, "likely")];
+	s->hint = a->then_last == a->then || a->other_last == a->other ?
+		  macro_hint(t, lx, a, likely) : &attr_hints[2 * pair + likely];
 	s->expect = a->expect;
 	s->lo = a->lo;
 	s->hi = a->hi;
@@ -171,12 +245,12 @@ static void attr_slot(struct lp_srcfile *f, const struct lp_func *fn,
 	s->attr = a;
 }
 
-void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
+void lp_function_slots(struct lp_tree *t, struct lp_srcfile *f,
 		       const struct lp_func *fn, struct lp_slots *out)
 {
 	const struct lp_lexed *lx = &f->lx;
 	size_t i, na, ka = 0;
-	const struct lp_attr_site *attrs = file_attrs(f, &na);
+	const struct lp_attr_site *attrs = file_attrs(t, f, &na);
 
 	for (i = fn->open + 1; i < fn->close; i++) {
 		const struct lp_hint *h;
@@ -188,7 +262,7 @@ void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
 		while (ka < na && attrs[ka].stmt < i)
 			ka++;
 		if (ka < na && attrs[ka].stmt == i)
-			attr_slot(f, fn, &attrs[ka], out);
+			attr_slot(t, f, fn, &attrs[ka], out);
 		if (!lp_tok_live(lx, i) || lx->tok[i].kind != LP_TOK_IDENT ||
 		    !lp_tok_call_position(lx, i))
 			continue;

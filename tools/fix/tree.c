@@ -228,42 +228,6 @@ static struct lp_hint *add_hint(struct lp_tree *t, const char *name,
 	return h;
 }
 
-int lp_parse_define(const struct lp_lexed *lx, size_t dir,
-		    struct lp_define *d)
-{
-	size_t i = dir + 2;
-
-	if (!(lx->tok[dir].flags & LP_TOKF_DIRECTIVE) ||
-	    (lx->tok[dir].flags & LP_TOKF_DEAD) || dir + 2 >= lx->nr ||
-	    lx->tok[dir + 1].dir != dir || !lp_tok_is(lx, dir + 1, "define") ||
-	    lx->tok[i].dir != dir || !(lx->tok[i].flags & LP_TOKF_PP) ||
-	    lx->tok[i].kind != LP_TOK_IDENT)
-		return 0;
-	d->name = i;
-	d->end = i + 1;
-	while (d->end < lx->nr && lx->tok[d->end].dir == dir &&
-	       (lx->tok[d->end].flags & LP_TOKF_PP) &&
-	       !(lx->tok[d->end].flags & LP_TOKF_DIRECTIVE))
-		d->end++;
-	d->funclike = i + 1 < d->end && lp_tok_is(lx, i + 1, "(") &&
-		      lx->tok[i + 1].start == lx->tok[i].end;
-	d->nparams = 0;
-	d->params = i + 1;
-	d->body = i + 1;
-	if (d->funclike) {
-		size_t close = lx->tok[i + 1].match, k;
-
-		if (close == LP_NO_MATCH || close >= d->end)
-			return 0;
-		for (k = i + 2; k < close; k++)
-			if (lx->tok[k].kind == LP_TOK_IDENT ||
-			    lp_tok_is(lx, k, "..."))
-				d->nparams++;
-		d->body = close + 1;
-	}
-	return 1;
-}
-
 /* The index of parameter @i's name among the define's, or -1. */
 static int param_index(const struct lp_lexed *lx, const struct lp_define *d,
 		       size_t i)
@@ -682,6 +646,15 @@ static void name_defines_release(struct lp_tree *t)
 	free(t->defnames);
 	t->defnames = NULL;
 	t->ndefnames = 0;
+	lp_attr_macros_release(&t->attr_macros);
+	for (i = 0; i < t->nattr_hints; i++) {
+		free(t->attr_hints[i]->name);
+		free((char *)t->attr_hints[i]->partner);
+		free(t->attr_hints[i]);
+	}
+	free(t->attr_hints);
+	t->attr_hints = NULL;
+	t->nattr_hints = 0;
 }
 
 /*

@@ -10,6 +10,7 @@
 #ifndef LP_FIX_TREE_H
 #define LP_FIX_TREE_H
 
+#include "cc/attrmacro.h"
 #include "fix/locate.h"
 
 /* One annotation inside a macro body, found by byte offset. */
@@ -55,16 +56,14 @@ struct lp_tree {
 	char **defnames;        /* every #define'd name, sorted */
 	size_t ndefnames;
 	int ndefs_read;
+	struct lp_attr_macros attr_macros;  /* read with ndefs */
+	struct lp_hint **attr_hints;    /* spellings of macros' attribute
+				   sites (slots.c), owned */
+	size_t nattr_hints;
 	int git;                /* -1: not asked yet */
 	char *messages;         /* of recent commits, read on first need */
 };
 
-/* The directive's tokens: [name, end) of "#define name ...". */
-struct lp_define {
-	size_t name, body, end;     /* body: first token after params */
-	size_t params, nparams;     /* '(' of the parameters, their count */
-	int funclike;
-};
 
 /* Not in a directive nor in a group the preprocessor skips. */
 int lp_tok_live(const struct lp_lexed *lx, size_t i);
@@ -79,8 +78,6 @@ int lp_tok_call(const struct lp_lexed *lx, size_t i, size_t end);
 /* Not a member access (p->likely) nor a declaration's name. */
 int lp_tok_call_position(const struct lp_lexed *lx, size_t i);
 
-int lp_parse_define(const struct lp_lexed *lx, size_t dir,
-		    struct lp_define *d);
 const struct lp_hint *lp_tok_hint(const struct lp_tree *t,
 				  const struct lp_lexed *lx, size_t i);
 /* The expected value of the hint call whose name is token @i. */
@@ -122,6 +119,12 @@ int lp_func_name_is(struct lp_tree *t, const struct lp_srcfile *f,
  *  ("operator()" of a lambda, "" from a kernel table without names).
  */
 int lp_profile_name_readable(const char *want);
+
+/*! lp_tree_attr_macros() :
+ *  The names that the tree's #defines make [[likely]] or [[unlikely]]
+ *  (cc/attrmacro.c), read with the other #defines on first need.
+ */
+const struct lp_attr_macros *lp_tree_attr_macros(struct lp_tree *t);
 
 /* Does some #define of the tree define @name? */
 int lp_tree_defines(struct lp_tree *t, const char *name);
@@ -168,7 +171,7 @@ struct lp_slots {
  *  in the bodies of the macros it calls, each with the lines a compiler
  *  may report for it.
  */
-void lp_function_slots(const struct lp_tree *t, struct lp_srcfile *f,
+void lp_function_slots(struct lp_tree *t, struct lp_srcfile *f,
 		       const struct lp_func *fn, struct lp_slots *out);
 void lp_slots_release(struct lp_slots *s);
 
