@@ -81,7 +81,7 @@ static int step(int i)
 		r += 2;
 	}
 	tally(2, i % 5 != 0);
-	if COND_LIKELY(i % 5 != 0)
+	if COND_LIKELY (i % 5 != 0)
 		r += 3;
 	int n = i % 4;
 	tally(3, !(n > 2));
