@@ -118,6 +118,7 @@ size_t lp_attr_macros_collect(struct lp_attr_macros *m,
 		add->name = lp_tok_dup(lx, name);
 		add->funclike = funclike;
 		add->likely = likely;
+		add->live = 0;
 	}
 	return m->nr;
 }
