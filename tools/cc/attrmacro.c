@@ -533,12 +533,18 @@ static int after_branch_head(const struct lp_lexed *lx, size_t i)
 	       lp_tok_is(lx, open - 1, "for");
 }
 
-/* A name in capitals, digits and '_', at least two bytes long. */
-static int capitals(const struct lp_lexed *lx, size_t i)
+/*
+ * A name that reads as a macro's: in capitals, digits and '_', or
+ * holding "likely" in any case (`__unlikely`, `Likely_`).
+ */
+static int macro_name(const struct lp_lexed *lx, size_t i)
 {
 	size_t k, n = lx->tok[i].end - lx->tok[i].start;
 	const char *s = lx->buf + lx->tok[i].start;
 
+	for (k = 0; k + 6 <= n; k++)
+		if (!strncasecmp(s + k, "likely", 6))
+			return 1;
 	for (k = 0; k < n; k++)
 		if (!(s[k] >= 'A' && s[k] <= 'Z') && s[k] != '_' &&
 		    !(s[k] >= '0' && s[k] <= '9'))
@@ -552,7 +558,7 @@ int lp_attr_macro_use_shape(const struct lp_lexed *lx)
 
 	for (i = 1; i + 1 < lx->nr; i++) {
 		if ((lx->tok[i].flags & (LP_TOKF_PP | LP_TOKF_DEAD)) ||
-		    lx->tok[i].kind != LP_TOK_IDENT || !capitals(lx, i))
+		    lx->tok[i].kind != LP_TOK_IDENT || !macro_name(lx, i))
 			continue;
 		if (lp_tok_is(lx, i + 1, "(") &&
 		    (lp_tok_is(lx, i - 1, "if") ||
