@@ -16,10 +16,14 @@
 #   BENCH_SHORT_SITES="200 2000 20000"  program sizes, in sites
 #   BENCH_SHORT_UNIT=100                sites per translation unit
 #   BENCH_SHORT_TARGET=300              instructions per site allowed
+#   BENCH_SHORT_BEFORE=                 the lib/ folder of an older build:
+#                                       the same program is run against
+#                                       its runtime too, in the same run
 . "$(dirname "$0")/lib.sh"
 : "${BENCH_SHORT_SITES:=200 2000 20000}"
 : "${BENCH_SHORT_UNIT:=100}"
 : "${BENCH_SHORT_TARGET:=300}"
+: "${BENCH_SHORT_BEFORE:=}"
 
 work=$BENCH_BUILD/short-process
 failed=0
@@ -69,10 +73,14 @@ gen() {
 	}'
 }
 
-# ir PROGRAM: the instructions of a whole run (callgrind's "Collected").
+# ir PROGRAM [LIBDIR]: the instructions of a whole run (callgrind's
+# "Collected"); with LIBDIR, against the runtime found there (the
+# program's RUNPATH yields to LD_LIBRARY_PATH).
 ir() {
-	(cd "$(dirname "$1")" && valgrind --tool=callgrind \
-		--callgrind-out-file=callgrind.out "$1" 2>&1 >/dev/null) |
+	(cd "$(dirname "$1")" &&
+		LD_LIBRARY_PATH=${2:-${LD_LIBRARY_PATH:-}} valgrind \
+		--tool=callgrind --callgrind-out-file=callgrind.out "$1" \
+		2>&1 >/dev/null) |
 		sed -n 's/.*Collected : *\([0-9]*\).*/\1/p'
 }
 
@@ -104,6 +112,12 @@ for n in $BENCH_SHORT_SITES; do
 		END { print s + 0, c + 0 }' "$LIKELYPROF_FILE" 2>/dev/null)
 	[ "$got" = "$n $n" ] ||
 		fail "$n sites: the profile holds sites and counts '$got'"
+	before=0
+	if [ -n "$BENCH_SHORT_BEFORE" ]; then
+		before=$(ir "$d/likelyprof" "$BENCH_SHORT_BEFORE")
+		[ -n "$before" ] ||
+			fail "$n sites: no count with the runtime before"
+	fi
 	gc=""
 	if [ "$have_gcov" = 1 ]; then
 		rm -f "$d"/*.gcda
@@ -111,7 +125,8 @@ for n in $BENCH_SHORT_SITES; do
 	fi
 	[ -n "$plain" ] && [ -n "$lp" ] ||
 		fail "$n sites: callgrind gave no count"
-	echo "$n ${plain:-0} ${lp:-0} ${gc:-0}" >>"$work/instructions"
+	echo "$n ${plain:-0} ${lp:-0} ${gc:-0} ${before:-0}" \
+		>>"$work/instructions"
 done
 
 cat <<EOF
@@ -125,13 +140,27 @@ once, $lp_how, \`$cflags\`, run whole under
 site is (instrumented − plain) / N.  gcc \`--coverage\` is the same
 program under gcov, writing its \`.gcda\` files at exit.
 
+EOF
+if [ -n "$BENCH_SHORT_BEFORE" ]; then
+	cat <<EOF
+The runtime before is \`$BENCH_SHORT_BEFORE\`: the same program run
+against it.
+
+| sites | plain | likelyprof | per site | before | per site | gcc \`--coverage\` | per site |
+|---:|---:|---:|---:|---:|---:|---:|---:|
+EOF
+else
+	cat <<EOF
 | sites | plain | likelyprof | per site | gcc \`--coverage\` | per site |
 |---:|---:|---:|---:|---:|---:|
 EOF
-awk -v t="$BENCH_SHORT_TARGET" '{
+fi
+awk -v t="$BENCH_SHORT_TARGET" -v b="$BENCH_SHORT_BEFORE" '{
 	n = $1
 	lp = ($3 - $2) / n
 	gc = $4 ? sprintf("%.0f | %.0f", $4, ($4 - $2) / n) : "| "
+	if (b != "")
+		gc = sprintf("%.0f | %.0f | %s", $5, ($5 - $2) / n, gc)
 	printf "| %d | %.0f | %.0f | %.0f | %s |\n", n, $2, $3, lp, gc
 	if (lp > t)
 		miss = miss sprintf("\n- %d sites: %.0f per site", n, lp)

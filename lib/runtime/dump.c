@@ -146,26 +146,95 @@ static int expand_path(char *out, size_t cap, const char *pattern)
 	return 0;
 }
 
-/* A dump's sum starts from the totals; assigned, not a memcpy() call. */
-static void cell_start(struct lp_cell *c)
+/*
+ * The member that alias record @i of the @n at @first counts for, as a
+ * cells[] index: 0, or -1 when it names no site of this module (a record
+ * from a broken object counts nothing rather than the wrong site).
+ */
+static int alias_member(const struct lp_site *first, size_t n, size_t i,
+			size_t *member)
 {
-	c->sum[C_CORRECT] = c->total[C_CORRECT];
-	c->sum[C_INCORRECT] = c->total[C_INCORRECT];
-	c->sum[C_CONSTANT] = c->total[C_CONSTANT];
+	const struct lp_site *s = &first[i];
+	/* a distance in records; unsigned, so one test bounds it both ways */
+	size_t at = i + (size_t)(s->expect / (long)sizeof(*s));
+
+	if (s->expect % (long)sizeof(*s) || (s->line & 3) > 2 || at >= n ||
+	    LP_SITE_ABI_OF(first[at].abi) != LP_SITE_ABI)
+		return -1;
+	*member = at;
+	return 0;
 }
 
-static void sum_counts(void)
+/*
+ * The count of the run whose leader is record @i of @m added to each
+ * member's field.  The run's alias records are the leader's and those
+ * right after it, places 1, 2, ... (tools/as/group.c); one that is not
+ * where its place says counts nothing.  A run's leader is never a
+ * member, so runs may be added in any order.
+ */
+static void add_run(struct lp_module *m, size_t i)
+{
+	const struct lp_site *first = m->first;
+	size_t n = (size_t)(m->last - first), j, member;
+	unsigned long long count = m->cells[i].total[C_CORRECT] +
+				   m->cells[i].sum[C_CORRECT];
+
+	for (j = i; j < n && first[j].abi == LP_SITE_ABI_ALIAS &&
+		    first[j].line >> 2 == j - i; j++)
+		if (alias_member(first, n, j, &member) == 0)
+			m->cells[member].sum[first[j].line & 3] += count;
+}
+
+/*
+ * Each run's count added to its members.  While no run's count went
+ * into a total, every count of a run is in the live threads' slots of
+ * its leader, and those are few: the records of a module (two thirds of
+ * them alias records, in a unit of chained hints) are not read at all.
+ * The rows of alias records are never written, so their sums are zeroed
+ * here (a run that two threads counted is added once).
+ */
+static void add_runs(void)
 {
 	struct lp_module *m;
-	struct lp_dynsite *d;
 	struct lp_thread *t;
 	size_t i;
 
-	for (m = lp__rt.modules; m; m = m->next)
-		for (i = 0; i < (size_t)(m->last - m->first); i++)
-			cell_start(&m->cells[i]);
-	for (d = lp__rt.dyn_all; d; d = d->all)
-		cell_start(&d->cell);
+	if (lp__rt.runs_in_totals) {
+		for (m = lp__rt.modules; m; m = m->next)
+			for (i = 0; i < (size_t)(m->last - m->first); i++)
+				if (m->first[i].abi == LP_SITE_ABI_ALIAS) {
+					if (!(m->first[i].line >> 2))
+						add_run(m, i);
+					memset(m->cells[i].sum, 0,
+					       sizeof(m->cells[i].sum));
+				}
+		return;
+	}
+	for (t = lp__rt.threads; t; t = t->next)
+		for (i = 0; t->live && i < t->n; i++) {
+			const struct lp_site *site = t->slots[i].ctr->site;
+			struct lp_cell *cell = t->slots[i].cell;
+
+			if (!site || site->abi != LP_SITE_ABI_ALIAS)
+				continue;
+			m = lp__module_find(site);
+			if (m && !(site->line >> 2) && cell->sum[C_CORRECT] &&
+			    cell == &m->cells[site - m->first])
+				add_run(m, (size_t)(site - m->first));
+			memset(cell->sum, 0, sizeof(cell->sum));
+		}
+}
+
+/*
+ * The live threads' counts into the cells' sums, zero between dumps: the
+ * writer adds each total as it writes the record (sink_one), so no pass
+ * copies every total first.
+ */
+static void sum_counts(void)
+{
+	struct lp_thread *t;
+	size_t i;
+
 	for (t = lp__rt.threads; t; t = t->next) {
 		if (!t->live)
 			continue;
@@ -178,23 +247,22 @@ static void sum_counts(void)
 			sum[C_CONSTANT] += lp__counter_read(&c->constant);
 		}
 	}
-	/* a run's leader is never a member, so the order does not matter */
-	for (m = lp__rt.modules; m; m = m->next)
-		for (i = 0; i < m->naliases; i++) {
-			const struct lp_alias *a = &m->aliases[i];
-
-			m->cells[a->member].sum[a->field] +=
-				m->cells[a->leader].sum[C_CORRECT];
-		}
+	add_runs();
 }
 
-/* @func: the site's, or a C++ site's plain name (lp_dynsite). */
+/*
+ * @func: the site's, or a C++ site's plain name (lp_dynsite).  The
+ * cell's sum is taken: zero again for the next dump.
+ */
 static void sink_one(struct lp_sink *sink, const struct lp_site *s,
-		     const char *func, const struct lp_cell *c,
+		     const char *func, struct lp_cell *c,
 		     unsigned long long *count)
 {
-	unsigned long long correct = c->sum[C_CORRECT];
-
+	unsigned long long correct = c->total[C_CORRECT] + c->sum[C_CORRECT];
+	unsigned long long incorrect = c->total[C_INCORRECT] +
+				       c->sum[C_INCORRECT];
+	unsigned long long constant = c->total[C_CONSTANT] +
+				      c->sum[C_CONSTANT];
 	/*
 	 * A folded evaluation of a hint counts once, as constant; the kernel
 	 * counts it as correct too, and so does the profile.  An "if" of
@@ -202,13 +270,14 @@ static void sink_one(struct lp_sink *sink, const struct lp_site *s,
 	 */
 	unsigned int abi = LP_SITE_ABI_OF(s->abi);
 
+	memset(c->sum, 0, sizeof(c->sum));
 	if (abi != LP_SITE_ABI && abi != LP_SITE_ABI_BOTH_)
 		return;
 	if (abi == LP_SITE_ABI && s->expect != LP_EXPECT_IF)
-		correct += c->sum[C_CONSTANT];
-	lp_sink_site(sink, correct, c->sum[C_INCORRECT],
-		     c->sum[C_CONSTANT], s->expect, LP_SITE_PROB_OF(s->abi),
-		     s->file, (long)s->line, func, s->unit, s->cond);
+		correct += constant;
+	lp_sink_site(sink, correct, incorrect, constant, s->expect,
+		     LP_SITE_PROB_OF(s->abi), s->file, (long)s->line, func,
+		     s->unit, s->cond);
 	(*count)++;
 }
 
@@ -291,15 +360,22 @@ static int write_profile(int fd)
 	fs.fd = fd;
 	lp__put_ulong(pid, sizeof(pid), &len, (unsigned long)getpid());
 
+	/* the sums, taken by the loops below whatever the writes do */
+	sum_counts();
 	lp_sink_header(&fs.sink);
 	lp_sink_meta(&fs.sink, "program", lp__rt.program);
 	lp_sink_meta(&fs.sink, "pid", pid);
 	lp_sink_meta(&fs.sink, "runtime", LP_VERSION_STRING);
 	sink_identity(&fs.sink);
-	for (m = lp__rt.modules; m; m = m->next)
-		for (i = 0; i < (size_t)(m->last - m->first); i++)
-			sink_one(&fs.sink, &m->first[i], m->first[i].func,
-				 &m->cells[i], &count);
+	for (m = lp__rt.modules; m; m = m->next) {
+		size_t n = (size_t)(m->last - m->first);
+
+		for (i = 0; i < n; i++)
+			if (m->first[i].abi != LP_SITE_ABI_ALIAS)
+				sink_one(&fs.sink, &m->first[i],
+					 m->first[i].func, &m->cells[i],
+					 &count);
+	}
 	for (d = lp__rt.dyn_all; d; d = d->all)
 		sink_one(&fs.sink, &d->site, d->plain_func, &d->cell, &count);
 	lp_sink_end(&fs.sink, count);
@@ -483,7 +559,6 @@ static int dump_special(const char *final, const struct stat *st, int variant)
 		lp__write_error("not writing profile into", final, ENOTSUP);
 		return -LP_EIO;
 	}
-	sum_counts();
 	fd = open_device(final, st);
 	err = fd < 0 ? -LP_EIO : write_profile_fd(fd);
 	if (err)
@@ -536,7 +611,6 @@ int lp__dump_locked(const char *path)
 	len += 5;
 	lp__put_ulong(tmp, sizeof(tmp), &len, (unsigned long)getpid());
 
-	sum_counts();
 	/*
 	 * A new file only: no symbolic link is followed and nothing that
 	 * exists is opened.  A stale temporary of a killed process with this

@@ -4,6 +4,7 @@
  * Used by the runtime from exit and signal handlers, so everything here is
  * async-signal-safe: no stdio, no malloc, no locale.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "format.h"
@@ -401,59 +402,58 @@ static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 
 /* --- the runtime's fast path ------------------------------------------ */
 
+/*
+ * @s copied to @out, never further than @end, when it goes into a record
+ * as it is: no byte to escape and no "__", which may begin a hint the
+ * header expanded (lp_sink_cond()).  The scan and the copy in one pass,
+ * sixteen bytes a step while they stay in one page: past the end of @s
+ * they read bytes of a page that is there and mask them off (which
+ * AddressSanitizer cannot know), and they may write up to sixteen bytes
+ * past the copy, within @end.  @return : the length, or LP_TEXT_NONE
+ * when @s is not plain or does not fit.
+ */
 #ifdef __SSE2__
-/*
- * The 16 bytes at @s: non-zero when one needs an escape or two
- * underscores stand together; *@carry says whether the byte before them
- * was an underscore, and is set for the next 16.
- */
-static int special_or_pair16(const char *s, unsigned *carry)
-{
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-	unsigned us = (unsigned)_mm_movemask_epi8(
-		_mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
-	unsigned pairs = us & ((us << 1) | *carry);
-
-	*carry = us >> 15;
-	return lp_special16(s) | (int)pairs;
-}
+__attribute__((no_sanitize_address))
 #endif
-
-/*
- * Whether @s[0..n) goes into a record as it is: no byte to escape and no
- * "__", which may begin a hint the header expanded (lp_sink_cond()).
- */
-static int plain_text(const char *s, size_t n)
+static size_t copy_plain(const char *s, char *out, const char *end)
 {
+	size_t i = 0;
+	int prev = 0;
+
 #ifdef __SSE2__
 	unsigned carry = 0;
-	char pad[16];
-	size_t i;
 
-	if (n < 16) {
-		/* never read past the string: padded with plain bytes */
-		memset(pad, 'a', sizeof(pad));
-		memcpy(pad, s, n);
-		return !special_or_pair16(pad, &carry);
+	while (((uintptr_t)(s + i) & 4095) <= 4096 - 16 && end - out >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)
+					    (s + i));
+		unsigned nul = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+		unsigned us = (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(v, _mm_set1_epi8('_')));
+		unsigned here = lp_special16_v(v) | (us & ((us << 1) | carry));
+
+		_mm_storeu_si128((__m128i *)(void *)out, v);
+		if (nul)
+			return here & ((nul & -nul) - 1) ? LP_TEXT_NONE :
+			       i + (size_t)__builtin_ctz(nul);
+		if (here)
+			return LP_TEXT_NONE;
+		carry = us >> 15;
+		i += 16;
+		out += 16;
 	}
-	for (i = 0; i + 16 <= n; i += 16)
-		if (special_or_pair16(s + i, &carry))
-			return 0;
-	/* the last 16 bytes hold the rest, and the pair across the seam */
-	carry = 0;
-	return i == n || !special_or_pair16(s + n - 16, &carry);
-#else
-	size_t i;
-
-	for (i = 0; i < n; i++) {
+	prev = (int)carry;
+#endif
+	for (; s[i]; i++, out++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c < 0x20 || c == 0x7f || c == '\\' ||
-		    (c == '_' && i + 1 < n && s[i + 1] == '_'))
-			return 0;
+		if (out == end || c < 0x20 || c == 0x7f || c == '\\' ||
+		    (c == '_' && prev))
+			return LP_TEXT_NONE;
+		*out = (char)c;
+		prev = c == '_';
 	}
-	return 1;
-#endif
+	return i;
 }
 
 static int no_room(struct lp_sink *sink)
@@ -467,13 +467,19 @@ static __attribute__((noinline)) int text_fill(struct lp_text *t,
 					       const char *s)
 {
 	struct lp_sink mem;
+	/* most go as they are; one with "__" is escaped the general way */
+	size_t n = copy_plain(s ? s : "", t->text, t->text + sizeof(t->text));
 
+	t->key = s;
+	if (n != LP_TEXT_NONE) {
+		t->len = n;
+		return 1;
+	}
 	memset(&mem, 0, sizeof(mem));
 	mem.buf = t->text;
 	mem.cap = sizeof(t->text);
 	mem.flush = no_room;
 	lp_sink_escaped(&mem, s);
-	t->key = s;
 	t->len = mem.error ? LP_TEXT_NONE : mem.len;
 	return !mem.error;
 }
@@ -486,29 +492,61 @@ static inline int text_get(struct lp_text *t, const char *s)
 	return text_fill(t, s);
 }
 
-/* A copy of fixed size, which the compiler inlines: the room is there. */
+/*
+ * Copies of fixed sizes, which the compiler inlines: the room is there,
+ * and most texts fit the first.
+ */
 static char *put_text(char *p, const struct lp_text *t)
 {
-	memcpy(p, t->text, sizeof(t->text));
+	memcpy(p, t->text, 16);
+	if (t->len > 16)
+		memcpy(p + 16, t->text + 16, sizeof(t->text) - 16);
 	return p + t->len;
 }
 
-static char *put_long(char *p, long v)
+/*
+ * A count, most often one digit in a short process, or a line: no call
+ * for up to three digits.
+ */
+static inline char *put_count(char *p, uint64_t v)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v < 100) {
+		p[0] = digit_pairs[2 * v];
+		p[1] = digit_pairs[2 * v + 1];
+		return p + 2;
+	}
+	if (v < 1000) {
+		p[0] = (char)('0' + v / 100);
+		p[1] = digit_pairs[2 * (v % 100)];
+		p[2] = digit_pairs[2 * (v % 100) + 1];
+		return p + 3;
+	}
+	return put_u64(p, v);
+}
+
+static inline char *put_long(char *p, long v)
 {
 	if (v >= 0)
-		return put_u64(p, (uint64_t)v);
+		return put_count(p, (uint64_t)v);
 	*p++ = '-';
 	return put_u64(p, (uint64_t)0 - (uint64_t)v);
 }
 
 /* A record's room besides its texts: "site", six numbers, TABs, "\n". */
 #define SITE_FIXED 160
+/* The room a condition is first given; a longer one may take the rest. */
+#define SITE_COND 256
 
 /*
  * A site record written straight into the buffer, from the texts of
  * sink->texts and a cond that needs no escape and no unexpanding: what a
  * short process pays per site is mostly this.  0 when the record is not
- * of that kind (the caller writes it the general way), nothing written.
+ * of that kind (the caller writes it the general way), nothing kept:
+ * what was written past sink->len is written over.
  */
 static int site_fast(struct lp_sink *sink, uint64_t correct,
 		     uint64_t incorrect, uint64_t constant, long expect,
@@ -516,16 +554,11 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 		     const char *func, const char *unit, const char *cond)
 {
 	struct lp_texts *x = sink->texts;
-	size_t n, need;
+	size_t n, need = SITE_FIXED + 3 * LP_TEXT_MAX + SITE_COND;
 	char *p;
 
-	cond = cond ? cond : "";
-	n = strlen(cond);
-	need = SITE_FIXED + 3 * LP_TEXT_MAX + n;
-
 	if (!text_get(&x->file, file) || !text_get(&x->func, func) ||
-	    !text_get(&x->unit, unit) || !plain_text(cond, n) ||
-	    need > sink->cap || sink->error)
+	    !text_get(&x->unit, unit) || need > sink->cap || sink->error)
 		return 0;
 	if (sink->cap - sink->len < need && sink->flush(sink) < 0) {
 		sink->error = -LP_EIO;
@@ -533,11 +566,11 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 	}
 	p = sink->buf + sink->len;
 	memcpy(p, "site\t", 5);
-	p = put_u64(p + 5, correct);
+	p = put_count(p + 5, correct);
 	*p++ = '\t';
-	p = put_u64(p, incorrect);
+	p = put_count(p, incorrect);
 	*p++ = '\t';
-	p = put_u64(p, constant);
+	p = put_count(p, constant);
 	*p++ = '\t';
 	if (expect == LP_EXPECT_UNKNOWN) {
 		*p++ = '?';
@@ -547,7 +580,8 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 	} else {
 		p = put_long(p, expect);
 	}
-	p = lp_put_prob(p, prob);
+	if (prob)
+		p = lp_put_prob(p, prob);
 	*p++ = '\t';
 	p = put_text(p, &x->file);
 	*p++ = '\t';
@@ -557,7 +591,10 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 	*p++ = '\t';
 	p = put_text(p, &x->unit);
 	*p++ = '\t';
-	memcpy(p, cond, n);
+	/* the room for the newline kept */
+	n = copy_plain(cond ? cond : "", p, sink->buf + sink->cap - 1);
+	if (n == LP_TEXT_NONE)
+		return 0;
 	p[n] = '\n';
 	sink->len = (size_t)(p + n + 1 - sink->buf);
 	return 1;

@@ -256,47 +256,6 @@ static struct lp_module *module_revive(const struct lp_site *first,
 	return NULL;
 }
 
-/*
- * The alias record at @i of the @n at @first, as cells[] indices: 0, or
- * -1 when it does not describe a run of this module's sites (a record
- * from a broken object counts nothing rather than the wrong site).
- */
-static int alias_read(const struct lp_site *first, size_t n, size_t i,
-		      struct lp_alias *a)
-{
-	const struct lp_site *s = &first[i];
-	size_t place = s->line >> 2;
-	/* a distance in records; unsigned, so one test bounds it both ways */
-	size_t member = i + (size_t)(s->expect / (long)sizeof(*s));
-
-	if (s->expect % (long)sizeof(*s) || (s->line & 3) > 2 ||
-	    place > i || member >= n ||
-	    LP_SITE_ABI_OF(first[member].abi) != LP_SITE_ABI ||
-	    first[i - place].abi != LP_SITE_ABI_ALIAS ||
-	    first[i - place].line >> 2)
-		return -1;
-	a->member = member;
-	a->leader = i - place;
-	a->field = s->line & 3;
-	return 0;
-}
-
-/* Reads the module's alias records into m->aliases: one pass to count. */
-static void module_aliases(struct lp_module *m)
-{
-	const struct lp_site *first = m->first;
-	size_t i, k = 0, n = (size_t)(m->last - first);
-
-	for (i = 0; i < n; i++)
-		k += first[i].abi == LP_SITE_ABI_ALIAS;
-	m->aliases = k ? lp__arena_alloc(k * sizeof(*m->aliases)) : NULL;
-	m->naliases = 0;
-	for (i = 0; m->aliases && i < n; i++)
-		if (first[i].abi == LP_SITE_ABI_ALIAS &&
-		    alias_read(first, n, i, &m->aliases[m->naliases]) == 0)
-			m->naliases++;
-}
-
 struct lp_module *lp__module_get(const struct lp_site *first,
 				    const struct lp_site *last,
 				    const void *anchor)
@@ -328,7 +287,6 @@ struct lp_module *lp__module_get(const struct lp_site *first,
 	m->last = last;
 	m->base = base;
 	m->path = lp__arena_strdup(path);
-	module_aliases(m);
 	*tail = m;
 	return m;
 }
@@ -351,6 +309,11 @@ LP_API void lp__module_add(const struct lp_site *first,
 void lp__slot_harvest(struct lp_slot *s)
 {
 	struct lp_counter *c = s->ctr;
+	const struct lp_site *site = c->site;
+
+	/* a run's count in a total: the dump reads every alias record */
+	if (!site || site->abi == LP_SITE_ABI_ALIAS)
+		lp__rt.runs_in_totals = 1;
 
 	s->cell->total[C_CORRECT] += lp__counter_take(&c->correct);
 	s->cell->total[C_INCORRECT] += lp__counter_take(&c->incorrect);

@@ -55,16 +55,6 @@ __thread unsigned lp__n_deferred __attribute__((tls_model("initial-exec")));
 
 /* --- counters ---------------------------------------------------------- */
 
-/*
- * A counter field holds its count minus one (include/likelyprof.h), so an
- * armed field reads as zero.  Reading it from another thread is a relaxed
- * load: only the owner writes.
- */
-unsigned long long lp__counter_read(unsigned long long *field)
-{
-	return __atomic_load_n(field, __ATOMIC_RELAXED) + 1;
-}
-
 /* Takes a field's count and re-arms it, so the next increment reports. */
 unsigned long long lp__counter_take(unsigned long long *field)
 {

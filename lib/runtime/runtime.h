@@ -29,21 +29,14 @@ enum { C_CORRECT, C_INCORRECT, C_CONSTANT, C_N };
 
 struct lp_cell {
 	unsigned long long total[C_N];  /* exited threads, unloaded modules */
-	unsigned long long sum[C_N];    /* a dump's scratch */
-};
-
-/* A run's count, added to a member's field (LP_SITE_ABI_ALIAS). */
-struct lp_alias {
-	size_t member, leader;          /* cells[] indices */
-	unsigned field;
+	/* a dump's scratch: the live threads' counts; 0 between dumps */
+	unsigned long long sum[C_N];
 };
 
 /* A module's "lp_sites" section, or its copy once it is unloaded. */
 struct lp_module {
 	const struct lp_site *first, *last;
 	struct lp_cell *cells;
-	struct lp_alias *aliases;
-	size_t naliases;
 	const void *base;               /* load address, from dladdr() */
 	const char *path;               /* its file, from dladdr() */
 	struct lp_site *copy;           /* the records, once it is unloaded */
@@ -106,6 +99,7 @@ struct lp_rt {
 	struct lp_dynsite **dyn_hash;
 	size_t dyn_n, dyn_buckets;
 	size_t dyn_orphans;             /* entries whose module went away */
+	int runs_in_totals;             /* a run's count left its slots */
 	struct lp_build *builds;        /* in load order, the program first */
 	uintptr_t program_lo, program_hi;       /* the program's segments */
 	struct lp_listed *listed;
@@ -155,7 +149,6 @@ extern __thread struct lp_deferred lp__deferred[LP_DEFERRED_MAX]
 extern __thread unsigned lp__n_deferred
 	__attribute__((tls_model("initial-exec")));
 
-unsigned long long lp__counter_read(unsigned long long *field);
 unsigned long long lp__counter_take(unsigned long long *field);
 void lp__counter_rearm(struct lp_counter *c);
 void lp__lock(void);
@@ -181,6 +174,16 @@ void lp__thread_exit(void *arg);
 unsigned lp__drain_deferred(void);
 void lp__listed_forget(const void *base);
 
+/*
+ * A counter field holds its count minus one (include/likelyprof.h), so an
+ * armed field reads as zero.  Reading it from another thread is a relaxed
+ * load: only the owner writes.  Inline: a dump reads three per slot.
+ */
+static inline unsigned long long lp__counter_read(unsigned long long *field)
+{
+	return __atomic_load_n(field, __ATOMIC_RELAXED) + 1;
+}
+
 /* Zeroed memory that lives as long as the process.  Called locked. */
 static inline void *lp__arena_alloc(size_t n)
 {
@@ -201,6 +204,21 @@ static inline void *lp__arena_alloc(size_t n)
 	lp__rt.arena += n;
 	lp__rt.arena_left -= n;
 	return p;
+}
+
+/*
+ * Grows @p, of @n bytes, to @to bytes where it was the arena's last block
+ * and the room is there.  @return : 1 grown, 0 not (allocate anew).
+ */
+static inline int lp__arena_extend(void *p, size_t n, size_t to)
+{
+	n = (n + 15) & ~(size_t)15;
+	to = (to + 15) & ~(size_t)15;
+	if ((char *)p + n != lp__rt.arena || to - n > lp__rt.arena_left)
+		return 0;
+	lp__rt.arena += to - n;
+	lp__rt.arena_left -= to - n;
+	return 1;
 }
 
 static inline const char *lp__arena_strdup(const char *s)

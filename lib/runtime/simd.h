@@ -12,17 +12,24 @@
 #include <emmintrin.h>
 
 /*
- * Non-zero when one of the 16 bytes at @s needs an escape in a profile:
- * a control byte, DEL or a backslash.  Bytes of 0x80 and up do not.
+ * Non-zero when one of the 16 bytes at @s (in @v) needs an escape in a
+ * profile: a control byte, DEL or a backslash.  Bytes of 0x80 and up do
+ * not.  lp_special16_v() has a bit per byte.
  */
-static inline int lp_special16(const char *s)
+static inline unsigned lp_special16_v(__m128i v)
 {
-	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
 	__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
 	__m128i del = _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f));
 	__m128i bsl = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
 
-	return _mm_movemask_epi8(_mm_or_si128(ctl, _mm_or_si128(del, bsl)));
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(ctl, _mm_or_si128(del, bsl)));
+}
+
+static inline int lp_special16(const char *s)
+{
+	return (int)lp_special16_v(
+		_mm_loadu_si128((const __m128i *)(const void *)s));
 }
 #endif
 

@@ -89,13 +89,19 @@ static int thread_add_slot(struct lp_thread *t, struct lp_counter *ctr,
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct lp_slot *s = lp__arena_alloc(cap * sizeof(*s));
 
-		if (!s)
-			return -1;
-		if (t->n)
-			memcpy(s, t->slots, t->n * sizeof(*s));
-		t->slots = s;
+		/* the arena's last block grows in place: no copy */
+		if (!t->cap || !lp__arena_extend(t->slots,
+						 t->cap * sizeof(*t->slots),
+						 cap * sizeof(*t->slots))) {
+			struct lp_slot *s = lp__arena_alloc(cap * sizeof(*s));
+
+			if (!s)
+				return -1;
+			if (t->n)
+				memcpy(s, t->slots, t->n * sizeof(*s));
+			t->slots = s;
+		}
 		t->cap = cap;
 	}
 	t->slots[t->n].ctr = ctr;
@@ -266,13 +272,16 @@ static void enter_done(int saved)
 {
 	if (!LP_IN_STUB())
 		lp__init_unlocked();
-	lp__thread_arm_exit(lp__self);
+	/* asked once per thread, and a first count is no place for a call */
+	if (!self_armed)
+		lp__thread_arm_exit(lp__self);
 	errno = saved;
 }
 
 LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 		      const struct lp_site *first, const struct lp_site *last)
 {
+	static struct lp_module *hot;   /* under the lock */
 	int saved = errno;
 	struct lp_module *m;
 
@@ -290,11 +299,16 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	}
 	lp__lock();
 	lp__init_locked();
-	m = lp__module_find(site);
+	/* first counts come in runs from one module: the last one's first */
+	m = hot;
+	if (!m || m->unloaded || site < m->first || site >= m->last)
+		m = lp__module_find(site);
 	if (!m)
 		m = lp__module_get(first, last, first);
-	if (m && site >= m->first && site < m->last)
+	if (m && site >= m->first && site < m->last) {
 		enter_locked(ctr, site, &m->cells[site - m->first]);
+		hot = m;
+	}
 	lp__unlock();
 	enter_done(saved);
 }

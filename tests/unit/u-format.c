@@ -3,6 +3,8 @@
  * numbers, escapes, records, and the unexpansion of nested hints.
  */
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "profile.h"
 #include "test.h"
@@ -208,6 +210,13 @@ static void write_sites(struct mem *m, char *buf, size_t cap,
 		"a && __builtin_choose_expr(__builtin_types_compatible_p( x",
 		"a__b", "0123456789abcdef_", "0123456789abcde__x",
 		"a string of thirty-three bytes!!", NULL,
+		/* longer than the room a record first gives its condition */
+		"(a_very_long_condition_that_goes_on + and_on + and_on + "
+		"and_on + and_on + and_on + and_on + and_on + and_on + "
+		"and_on + and_on + and_on + and_on + and_on + and_on + "
+		"and_on + and_on + and_on + and_on + and_on + and_on + "
+		"and_on + and_on + and_on + and_on + and_on + and_on + "
+		"and_on) != 0 && but_plain",
 	};
 	static const long expects[] = { 0, 1, -3, LP_EXPECT_UNKNOWN,
 					LP_EXPECT_IF };
@@ -227,7 +236,7 @@ static void write_sites(struct mem *m, char *buf, size_t cap,
 
 		lp_sink_site(&m->sink, i * 977, wrong, i % 3, expects[i % 5],
 			     prob, file, (long)(i * 1234567 % 2147483647),
-			     func, unit, conds[i % 10]);
+			     func, unit, conds[i % 11]);
 	}
 	lp_sink_end(&m->sink, 40);
 	LP_CHECK_INT(lp_sink_finish(&m->sink), 0);
@@ -236,7 +245,7 @@ static void write_sites(struct mem *m, char *buf, size_t cap,
 static void test_record__fast_path_same_bytes(void)
 {
 	static struct mem slow, fast, tight;
-	static char buf_slow[16], buf_fast[4096], buf_tight[600];
+	static char buf_slow[16], buf_fast[4096], buf_tight[700];
 	struct lp_texts texts;
 
 	write_sites(&slow, buf_slow, sizeof(buf_slow), NULL);
@@ -247,6 +256,51 @@ static void test_record__fast_path_same_bytes(void)
 	memset(&texts, 0, sizeof(texts));
 	write_sites(&tight, buf_tight, sizeof(buf_tight), &texts);
 	LP_CHECK_STR(tight.out, slow.out);
+}
+
+/*
+ * Texts that end where their page does, the next page unmapped: the
+ * fast path reads sixteen bytes a step only where they stay in a page,
+ * and must give the general writer's bytes for every length and every
+ * place of an escape or a "__" near the end.
+ */
+static void test_record__texts_at_a_page_end(void)
+{
+	static const char *const tails[] = { "x", "__", "a\tb", "_", "ab" };
+	static struct mem slow, fast;
+	static char buf_slow[16], buf_fast[4096];
+	long page = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct lp_texts texts;
+	size_t len, t;
+
+	LP_CHECK(map != MAP_FAILED);
+	if (map == MAP_FAILED)
+		return;
+	LP_CHECK(mprotect(map + page, (size_t)page, PROT_NONE) == 0);
+	for (len = 1; len < 40; len++)
+		for (t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+			char *s = map + page - len - 1;
+			size_t k = strlen(tails[t]);
+
+			memset(s, 'c', len);
+			memcpy(s + (len > k ? len - k : 0), tails[t],
+			       len < k ? len : k);
+			s[len] = '\0';
+			mem_init(&slow, buf_slow, sizeof(buf_slow));
+			slow.sink.unexpand = 1;
+			lp_sink_site(&slow.sink, 1, 0, 0, 0, 0, s, 7, s, s, s);
+			lp_sink_finish(&slow.sink);
+			mem_init(&fast, buf_fast, sizeof(buf_fast));
+			fast.sink.unexpand = 1;
+			memset(&texts, 0, sizeof(texts));
+			fast.sink.texts = &texts;
+			lp_sink_site(&fast.sink, 1, 0, 0, 0, 0, s, 7, s, s, s);
+			lp_sink_finish(&fast.sink);
+			LP_CHECK_STR(fast.out, slow.out);
+		}
+	munmap(map, (size_t)page * 2);
 }
 
 /* The number alone is the suffix's, '@' and all taken off. */
@@ -280,6 +334,7 @@ int main(void)
 	LP_TEST(test_cond__plain_text_untouched);
 	LP_TEST(test_record__unexpand_only_when_asked);
 	LP_TEST(test_record__fast_path_same_bytes);
+	LP_TEST(test_record__texts_at_a_page_end);
 	LP_TEST(test_prob__text_and_suffix);
 	return lp_test_done();
 }
