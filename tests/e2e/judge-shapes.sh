@@ -52,6 +52,14 @@
 #     reads exactly by where each side goes first (past L, or on before
 #     it) with both compilers, gcc placing L's code above; one whose
 #     label the loop's own exit and a break reach too is not exact;
+#   - a hint that is the first part of an if's condition, the rest a
+#     call of an inline function with a loop (HINT && !(p = f(...))),
+#     reads exactly by the side of its one jump that runs the callee's
+#     code, with both compilers; one whose rest calls nothing is not
+#     exact (no code says which jump is the hint's);
+#   - an error check of two parts whose "return -1;" is merged with the
+#     function's others reads exactly as a chain through that block,
+#     with both compilers;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -160,6 +168,8 @@ for cc in gcc clang; do
 342 the if whose statement's inlined loop ends past it
 368 the chain whose side falls into an inlined call
 213 the goto out of a loop
+452 the first part of an && whose rest calls an inline function
+517 the check of two parts with a merged return
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -168,6 +178,7 @@ EXACT
 		done <<'UNSURE'
 397 the chain with a callee in its condition
 417 the goto to a label other jumps reach
+499 the first part of an && whose rest calls nothing
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

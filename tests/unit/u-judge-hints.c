@@ -53,6 +53,22 @@ static const char source[] =
 	"\treturn 0;\n"                                         /* 35 */
 	"out:\n"
 	"\treturn 1;\n"
+	"}\n"
+	"int h(int *v, int n)\n"
+	"{\n"                                                  /* 40 */
+	"\tif (n > 2 && unlikely(v[0] < 0))\n"
+	"\t\treturn 1;\n"
+	"\tif (unlikely(v[1] == 2) || (g(v, n) > 3 && n))\n"
+	"\t\treturn 2;\n"
+	"\tif (unlikely(g(v, 1) > 0) && n)\n"                   /* 45 */
+	"\t\treturn 3;\n"
+	"\tif (unlikely(v[2] == 5) || g(v, 2) > 3 || n)\n"
+	"\t\treturn 4;\n"
+	"\tn++; if (unlikely(v[3] == 1) && g(v, 3))\n"
+	"\t\treturn 5;\n"                                         /* 50 */
+	"\telse if (unlikely(v[4] == 1) && g(v, 4))\n"
+	"\t\treturn 6;\n"
+	"\treturn 0;\n"
 	"}\n";
 
 static struct lp_hints hints;
@@ -94,7 +110,7 @@ static int setup(void)
 
 static void test_hints__all_found(void)
 {
-	LP_CHECK_INT(hints.nr, 9);
+	LP_CHECK_INT(hints.nr, 15);
 }
 
 static void test_hints__loop_conditions(void)
@@ -117,9 +133,28 @@ static void test_hints__guarded_lines(void)
 
 static void test_hints__parts(void)
 {
-	LP_CHECK(at(13) && at(13)->part && !at(13)->then_first);
-	LP_CHECK(at(7) && !at(7)->part);
+	LP_CHECK(at(13) && at(13)->part);
+	LP_CHECK(at(7) && !at(7)->part && !at(7)->first);
 	LP_CHECK(at(6) && !at(6)->part);
+	/* a part after another: no statement to read it by */
+	LP_CHECK(at(41) && at(41)->part && !at(41)->first &&
+		 !at(41)->then_first);
+}
+
+static void test_hints__first_parts(void)
+{
+	/* the first part, tested before the one test of the rest */
+	LP_CHECK(at(13) && at(13)->first == '&' && at(13)->rest &&
+		 !strcmp(at(13)->rest, "v[i] < 20") &&
+		 at(13)->then_first == 14 && at(13)->then_last == 14);
+	/* a rest of several tests, which may come in any order */
+	LP_CHECK(at(43) && at(43)->part && !at(43)->first);
+	LP_CHECK(at(47) && at(47)->part && !at(47)->first);
+	/* a call in the hint: its code is no sign of the rest */
+	LP_CHECK(at(45) && at(45)->part && !at(45)->first);
+	/* another statement's code before the if on its line, or none */
+	LP_CHECK(at(49) && at(49)->part && !at(49)->first);
+	LP_CHECK(at(51) && at(51)->first == '&' && at(51)->then_first == 52);
 }
 
 static void test_hints__gotos(void)
@@ -144,6 +179,7 @@ int main(void)
 	LP_TEST(test_hints__loop_conditions);
 	LP_TEST(test_hints__guarded_lines);
 	LP_TEST(test_hints__parts);
+	LP_TEST(test_hints__first_parts);
 	LP_TEST(test_hints__gotos);
 	lp_hints_release(&hints);
 	return lp_test_done();

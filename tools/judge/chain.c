@@ -16,13 +16,23 @@
  * flows say, with code of its own that does some work, and the flows
  * that leave the chain must go on at one place per function: a return
  * or continue that the compiler took straight from a test would
- * otherwise read as the condition not holding.  Anything the walk cannot
- * place leaves the site as it was: ambiguous.
+ * otherwise read as the condition not holding.  A statement that is one
+ * "return E;" merged with the function's other returns of E, on another
+ * line, is found as a side running through such a return to the end;
+ * its block, entered by the other returns too, is not counted by its
+ * runs, so each part must have its own jump instead.  Anything the walk
+ * cannot place leaves the site as it was: ambiguous.
+ *
+ * A hint that is the first part, "HINT && REST" or "HINT || REST", is
+ * read by the one jump of its line whose side runs straight into the
+ * code of REST's inlined call: REST runs exactly when the hint did not
+ * decide the condition, and only after its test.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "judge/chain.h"
+#include "judge/parts.h"
 #include "usage.h"
 
 enum side { SIDE_UNSURE, SIDE_T, SIDE_F, SIDE_C };
@@ -167,6 +177,13 @@ struct chain {
 	size_t nland, nfland;
 	struct lp_terms terms;  /* the sides the T and F flows are of */
 	long expect;
+	/*
+	 * The statement is "return E;", read through the block the
+	 * compiler merged with the function's other returns of E: that
+	 * block is entered from them too, so T is not counted by its
+	 * executions (decide.c checks who else enters it).
+	 */
+	int ret;
 };
 
 /* A flow of @n into @addr, in @v: -1 past a handful of places. */
@@ -191,6 +208,26 @@ static int land(struct landing *v, size_t *nr, const struct lp_insn *j,
 	return 0;
 }
 
+static int ret_walk(const struct lp_hint *hint, const struct lp_runs *r,
+		    const struct lp_insn *j, uint64_t addr);
+
+/*
+ * A side of a chain whose statement is "return E;", its code merged with
+ * the other returns of E on another line: the condition held where the
+ * side runs through the code of such a return to the function's end; it
+ * did not where the side goes, as followed, out of the chain (@s F) and
+ * first to code of a line that is no such return.
+ */
+static enum side ret_side(const struct lp_hint *hint, const struct lp_runs *r,
+			  const struct lp_insn *j, uint64_t start, enum side s)
+{
+	int ret = ret_walk(hint, r, j, start);
+
+	if (ret == 1)
+		return SIDE_T;
+	return ret == 0 && s == SIDE_F ? SIDE_F : SIDE_UNSURE;
+}
+
 /* Side @taken (or the fall-through) of jump @k (of @idx): where to. */
 static int add_side(struct chain *ch, const struct lp_hint *hint,
 		    const struct lp_runs *r, struct lp_real_cache *cache,
@@ -199,9 +236,12 @@ static int add_side(struct chain *ch, const struct lp_hint *hint,
 	const struct lp_insn *j = &r->in->v[idx[k]];
 	uint64_t addr = taken ? j->target : j->next;
 	uint64_t n = taken ? j->taken : j->exe - j->taken;
+	uint64_t start = addr;
 	size_t to = 0;
 	enum side s = follow_side(hint, r, cache, j, &addr, idx, nidx, &to);
 
+	if (ch->ret && s != SIDE_C)
+		s = ret_side(hint, r, j, start, s);
 	if (s == SIDE_T && land(ch->land, &ch->nland, j, addr, n) == 0)
 		ch->t += n;
 	else if (s == SIDE_F && land(ch->fland, &ch->nfland, j, addr, n) == 0)
@@ -244,7 +284,7 @@ static int entered_only_by_chain(const struct chain *ch,
 				return 0;
 		}
 	}
-	for (i = 0; i < ch->nland; i++) {
+	for (i = 0; i < ch->nland && !ch->ret; i++) {
 		const struct lp_insn *ins = lp_insns_find(in, ch->land[i].obj,
 							   ch->land[i].addr);
 
@@ -317,8 +357,9 @@ static int chain_balanced(const struct chain *ch, const struct lp_runs *r,
 				return 0;
 			continue;
 		}
-		if (a->exe && (!a->sym || !then_has_code(hint, r, a->obj,
-							  a->sym)))
+		if (a->exe && (!a->sym || (!ch->ret &&
+					   !then_has_code(hint, r, a->obj,
+							  a->sym))))
 			return 0;
 		for (m = k + 1; m < nidx; m++) {
 			const struct lp_insn *b = &in->v[idx[m]];
@@ -332,51 +373,95 @@ static int chain_balanced(const struct chain *ch, const struct lp_runs *r,
 	return 1;
 }
 
+/*
+ * Has every function whose tests ran one jump of the line per part of
+ * the condition?  A part the compiler computed with no jump (an or of
+ * two values, an sbb into the returned value) would otherwise be read as
+ * the side its value joins, and a merged return's block, counted by the
+ * flows into it alone, cannot show it.
+ */
+static int a_jump_per_part(const struct lp_hint *hint,
+			   const struct lp_insns *in, const size_t *idx,
+			   size_t nidx)
+{
+	size_t parts = lp_judge_cond_parts(hint->cond), k, m, n;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *a = &in->v[idx[k]];
+
+		if (!a->exe)
+			continue;
+		if (!a->sym)
+			return 0;
+		for (n = m = 0; m < nidx; m++) {
+			const struct lp_insn *b = &in->v[idx[m]];
+
+			n += b->sym && !strcmp(a->obj, b->obj) &&
+			     lp_same_function(a->sym, b->sym);
+		}
+		if (n != parts)
+			return 0;
+	}
+	return 1;
+}
+
+/* The chain read, with merged returns when @ch->ret: whether it adds up. */
+static int read_flows(struct chain *ch, const struct lp_hint *hint,
+		      const struct lp_runs *r, struct lp_real_cache *cache,
+		      const size_t *idx, size_t nidx)
+{
+	size_t k;
+	int ok = 1;
+
+	for (k = 0; k < nidx && ok; k++) {
+		const struct lp_insn *j = &r->in->v[idx[k]];
+		int a, b;
+
+		if (!j->cond || !j->next || j->doubt || j->against)
+			return 0;
+		if (!j->exe)
+			continue;
+		a = add_side(ch, hint, r, cache, k, 1, idx, nidx);
+		b = add_side(ch, hint, r, cache, k, 0, idx, nidx);
+		/* T and F, or a test on one side: never two of a kind */
+		ok = a > 0 && b > 0 && a != b;
+	}
+	/* a statement that jumps may be skipped: never entered, no reading */
+	return ok && (ch->t || !hint->then_jumps) &&
+	       chain_balanced(ch, r, idx, nidx, hint) &&
+	       entered_only_by_chain(ch, r->in) && ch->t + ch->f &&
+	       (!ch->ret || a_jump_per_part(hint, r->in, idx, nidx));
+}
+
 int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,
 			const struct lp_runs *r, struct lp_real_cache *cache,
 			const size_t *idx, size_t nidx, struct lp_terms *terms)
 {
 	struct chain ch;
-	size_t k;
-	int ok = 1;
+	int ret, ok = 0;
 
-	memset(&ch, 0, sizeof(ch));
 	if (hint->loop || hint->part || !hint->then_apart ||
 	    hint->cond_first > hint->line || hint->cond_last < hint->line ||
 	    hint->then_first <= 0 || hint->then_first > hint->then_last ||
 	    (hint->expect != 0 && hint->expect != 1) || !*hint->func)
 		return 0;
-	ch.c_in = lp_xcalloc(nidx + 1, sizeof(*ch.c_in));
-	ch.expect = hint->expect;
-	for (k = 0; k < nidx && ok; k++) {
-		const struct lp_insn *j = &r->in->v[idx[k]];
-		int a, b;
-
-		if (!j->cond || !j->next || j->doubt || j->against) {
-			ok = 0;
-			break;
-		}
-		if (!j->exe)
-			continue;
-		a = add_side(&ch, hint, r, cache, k, 1, idx, nidx);
-		b = add_side(&ch, hint, r, cache, k, 0, idx, nidx);
-		/* T and F, or a test on one side: never two of a kind */
-		ok = a > 0 && b > 0 && a != b;
+	for (ret = 0; ret <= (hint->nret > 0) && !ok; ret++) {
+		memset(&ch, 0, sizeof(ch));
+		ch.c_in = lp_xcalloc(nidx + 1, sizeof(*ch.c_in));
+		ch.expect = hint->expect;
+		ch.ret = ret;
+		ok = read_flows(&ch, hint, r, cache, idx, nidx);
+		free(ch.c_in);
+		if (!ok)
+			free(ch.terms.v);
 	}
-	/* a statement that jumps may be skipped: never entered, no reading */
-	ok = ok && (ch.t || !hint->then_jumps) &&
-	     chain_balanced(&ch, r, idx, nidx, hint) &&
-	     entered_only_by_chain(&ch, r->in) && ch.t + ch.f;
-	if (ok) {
-		s->correct = hint->expect ? ch.t : ch.f;
-		s->incorrect = hint->expect ? ch.f : ch.t;
-		free(terms->v);
-		*terms = ch.terms;
-	} else {
-		free(ch.terms.v);
-	}
-	free(ch.c_in);
-	return ok;
+	if (!ok)
+		return 0;
+	s->correct = hint->expect ? ch.t : ch.f;
+	s->incorrect = hint->expect ? ch.f : ch.t;
+	free(terms->v);
+	*terms = ch.terms;
+	return ch.ret ? LP_CHAIN_RETURN : LP_CHAIN;
 }
 
 /* What ret_walk() walks with. */
@@ -440,4 +525,272 @@ int lp_judge_return_side(const struct lp_hint *hint, const struct lp_runs *r,
 	if (taken == 1 && fall == 0)
 		return 1;
 	return taken == 0 && fall == 1 ? 0 : -1;
+}
+
+int lp_judge_return_path(const struct lp_hint *hint, const struct lp_runs *r,
+			 const struct lp_insn *j, uint64_t addr)
+{
+	return hint->nret ? ret_walk(hint, r, j, addr) : -1;
+}
+
+/* What first_visit() walks with: follow_visit()'s, and no call on the way. */
+static int first_visit(void *ctx, uint64_t addr, long i)
+{
+	struct follow *f = ctx;
+
+	if (i >= 0 && f->r->in->code[i].call) {
+		f->at = addr;
+		return SIDE_UNSURE;
+	}
+	return follow_visit(ctx, addr, i);
+}
+
+/* Is @name a function the text @rest calls ("name(" or "name (")? */
+static int rest_calls(const char *rest, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = rest; n && (p = strstr(p, name)); p += n) {
+		const char *q = p + n;
+
+		if (p > rest && lp_judge_ident_char(p[-1]))
+			continue;
+		while (*q == ' ')
+			q++;
+		if (*q == '(')
+			return 1;
+	}
+	return 0;
+}
+
+int lp_judge_rest_code(const struct lp_hint *hint, const struct lp_runs *r,
+		       const char *obj, uint64_t addr)
+{
+	const char *callee = NULL;
+	long line;
+
+	if (!hint->first || !hint->rest)
+		return 0;
+	line = lp_call_from(r, hint, obj, addr, &callee);
+	return line >= hint->cond_first && line <= hint->cond_last &&
+	       callee && rest_calls(hint->rest, callee);
+}
+
+/*
+ * Straight code to REST's: whatever its lines (the compiler gives the
+ * code it adds there, as a value it now knows, any line), REST then
+ * runs on this side, so the hint did not decide the condition.
+ */
+static int rest_visit(void *ctx, uint64_t addr, long i)
+{
+	struct follow *f = ctx;
+	const struct lp_code_insn *c;
+
+	f->at = addr;
+	if (i < 0)
+		return SIDE_UNSURE;
+	c = &f->r->in->code[i];
+	if (lp_judge_rest_code(f->hint, f->r, f->j->obj, addr))
+		return SIDE_C;
+	return c->call || c->flow == LP_FLOW_COND || c->flow == LP_FLOW_END ?
+		       SIDE_UNSURE : WALK_ON;
+}
+
+/*
+ * Where side @addr of jump @j goes for a first part: SIDE_C into REST's
+ * code, T into the statement, F out of the if, with *@at where (REST's
+ * code for SIDE_C); SIDE_UNSURE anywhere else, or past a call on the way.
+ */
+static enum side first_side(const struct lp_hint *hint,
+			    const struct lp_runs *r,
+			    struct lp_real_cache *cache,
+			    const struct lp_insn *j, uint64_t *at)
+{
+	struct follow f = { hint, r, cache, j, NULL, 0, 0, *at };
+	int side = walk(r->in, j, *at, rest_visit, &f, SIDE_UNSURE);
+
+	if (side == SIDE_C) {
+		*at = f.at;
+		return SIDE_C;
+	}
+	side = walk(r->in, j, *at, first_visit, &f, SIDE_UNSURE);
+	return side == SIDE_T || side == SIDE_F ? (enum side)side : SIDE_UNSURE;
+}
+
+/* What path_visit() checks a side's way into REST's code with. */
+struct rest_path {
+	const struct lp_hint *hint;
+	const struct lp_runs *r;
+	const struct lp_insn *j;
+	uint64_t n;             /* the side's count */
+};
+
+static uint64_t exe_at(const struct lp_insns *in, const char *obj,
+		       uint64_t addr)
+{
+	const struct lp_insn *ins = lp_insns_find(in, obj, addr);
+
+	return ins ? ins->exe : 0;      /* not there: it never ran */
+}
+
+/*
+ * REST's first instruction at @addr ran as often as the side went there
+ * and REST's own jumps (a loop of the callee) came back to it: nothing
+ * else entered it, so each run of REST passed the hint's jump.
+ */
+static int rest_entered_by_side(const struct rest_path *p, uint64_t addr)
+{
+	const struct lp_insns *in = p->r->in;
+	uint64_t n = p->n;
+	size_t ne;
+	const struct lp_edge *e = lp_insns_edges_into(in, p->j->obj, addr,
+						      &ne);
+
+	for (; ne; ne--, e++) {
+		const struct lp_insn *k = lp_insns_find(in, e->obj, e->addr);
+
+		if (k && lp_judge_rest_code(p->hint, p->r, e->obj, e->addr))
+			n += k->cond ? k->taken : k->exe;
+	}
+	return exe_at(in, p->j->obj, addr) == n;
+}
+
+/*
+ * The side's straight code up to REST's, each instruction run exactly as
+ * often as the side was taken (entered from nowhere else): 1 where it
+ * and REST's first instruction are so, 0 otherwise.
+ */
+static int path_visit(void *ctx, uint64_t addr, long i)
+{
+	const struct rest_path *p = ctx;
+	const struct lp_code_insn *c;
+
+	if (lp_judge_rest_code(p->hint, p->r, p->j->obj, addr))
+		return rest_entered_by_side(p, addr);
+	if (i < 0 || exe_at(p->r->in, p->j->obj, addr) != p->n)
+		return 0;
+	c = &p->r->in->code[i];
+	return c->call || c->flow == LP_FLOW_COND || c->flow == LP_FLOW_END ?
+		       0 : WALK_ON;
+}
+
+/*
+ * Jump @j, the only one of the line in its function, read as the test
+ * of the first part: one side runs REST's code, which nothing else
+ * enters; the other decides the condition, out of the if for &&, into
+ * the statement for ||.  The hint's value held (1) or not (0) on the
+ * taken side, or -1 where it is not so.
+ */
+static int first_taken(const struct lp_hint *hint, const struct lp_runs *r,
+		       struct lp_real_cache *cache, const struct lp_insn *j)
+{
+	uint64_t to = j->target, fall = j->next;
+	enum side t = first_side(hint, r, cache, j, &to);
+	enum side n = first_side(hint, r, cache, j, &fall);
+	enum side decides = hint->first == '&' ? SIDE_F : SIDE_T;
+	struct rest_path p = { hint, r, j, 0 };
+
+	if (t == SIDE_C && n == decides)
+		p.n = j->taken;
+	else if (n == SIDE_C && t == decides)
+		p.n = j->exe - j->taken;
+	else
+		return -1;
+	if (walk(r->in, j, t == SIDE_C ? j->target : j->next, path_visit, &p,
+		 0) != 1)
+		return -1;
+	/* REST runs where the hint held for &&, where it did not for || */
+	return (t == SIDE_C) == (hint->first == '&');
+}
+
+/*
+ * Is the jump @e, into the statement, of the condition (its lines, REST's
+ * code) or of the statement itself?  Any other that ran may have skipped
+ * the hint's test, knowing the condition held.
+ */
+static int condition_edge(const struct lp_hint *hint, const struct lp_runs *r,
+			  const struct lp_edge *e)
+{
+	const char *real = lp_real_of(r->cache, e->file);
+
+	if (real && !strcmp(real, hint->real) &&
+	    e->line >= hint->cond_first && e->line <= hint->then_last)
+		return 1;
+	return lp_in_then(r, hint, e->obj, e->addr) ||
+	       lp_judge_rest_code(hint, r, e->obj, e->addr);
+}
+
+/*
+ * Was the statement entered, while the program ran, only by jumps of the
+ * condition and its own?  For &&, REST's code leads there, not the
+ * hint's jump, whose sides say nothing of other ways in.
+ */
+static int then_entered_by_condition(const struct lp_hint *hint,
+				     const struct lp_runs *r)
+{
+	const struct lp_insns *in = r->in;
+	size_t i, n;
+
+	for (i = 0; i < in->code_nr; i++) {
+		const struct lp_code_insn *c = &in->code[i];
+		const struct lp_edge *e;
+
+		if (!lp_in_then(r, hint, c->obj, c->addr))
+			continue;
+		for (e = lp_insns_edges_into(in, c->obj, c->addr, &n); n;
+		     n--, e++) {
+			const struct lp_insn *k = lp_insns_find(in, e->obj,
+								 e->addr);
+
+			if (k && k->exe && (!k->cond || k->taken) &&
+			    !condition_edge(hint, r, e))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+int lp_judge_read_first(struct lp_prof_site *s, const struct lp_hint *hint,
+			const struct lp_runs *r, struct lp_real_cache *cache,
+			const size_t *idx, size_t nidx, struct lp_terms *terms)
+{
+	struct lp_terms t = { NULL, 0, 0 };
+	uint64_t held = 0, not = 0;
+	size_t k, m, n;
+
+	if (!hint->first || !hint->rest || hint->loop || !hint->then_apart ||
+	    hint->cond_first > hint->line || hint->cond_last < hint->line ||
+	    hint->then_first <= 0 || hint->then_first > hint->then_last ||
+	    (hint->expect != 0 && hint->expect != 1) || !*hint->func)
+		return 0;
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *j = &r->in->v[idx[k]];
+		int taken;
+
+		if (!j->cond || !j->next || j->doubt || j->against)
+			goto fail;
+		if (!j->exe)
+			continue;
+		for (n = m = 0; m < nidx; m++)
+			n += r->in->v[idx[m]].sym && j->sym &&
+			     !strcmp(r->in->v[idx[m]].obj, j->obj) &&
+			     lp_same_function(r->in->v[idx[m]].sym, j->sym);
+		if (n != 1 || (taken = first_taken(hint, r, cache, j)) < 0)
+			goto fail;
+		held += taken ? j->taken : j->exe - j->taken;
+		not += taken ? j->exe - j->taken : j->taken;
+		lp_terms_add(&t, idx[k], 1, taken == (hint->expect == 1));
+		lp_terms_add(&t, idx[k], 0, taken != (hint->expect == 1));
+	}
+	if (!t.nr || !then_entered_by_condition(hint, r))
+		goto fail;
+	s->correct = hint->expect ? held : not;
+	s->incorrect = hint->expect ? not : held;
+	free(terms->v);
+	*terms = t;
+	return 1;
+fail:
+	free(t.v);
+	return 0;
 }

@@ -11,7 +11,9 @@
  * loop's condition.  What neither tells is no reading at all.
  *
  * A condition of several parts whose tests are all on the hint's line is
- * read as a whole where chain.c can place every side of every test.
+ * read as a whole where chain.c can place every side of every test, and
+ * so is a hint that is the first part of its condition where chain.c
+ * can prove which jump tests it.
  * A wrong verdict costs more than none, so a site is exact only where
  * every doubt is ruled out; else it is ambiguous.  The copies of one
  * hint in several functions are summed, and so are the copies of a
@@ -507,7 +509,8 @@ static int line_outruns_jumps(const struct lp_hint *hint,
 /*
  * A jump from the hint's line or the statement its if guards (code
  * inlined from a call there included: a callee's loop that ends by
- * jumping past the if is the statement ending); into a
+ * jumping past the if is the statement ending), or from the rest of a
+ * condition whose first part the hint is (REST ending); into a
  * side that is a "return E;" merged with others (@ret), also one from
  * the condition of another if whose statement is the same return, or
  * from the code of such a return.
@@ -518,7 +521,8 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
 	const char *real = lp_real_of(r->cache, e->file);
 	size_t k;
 
-	if (lp_in_then(r, hint, e->obj, e->addr))
+	if (lp_in_then(r, hint, e->obj, e->addr) ||
+	    lp_judge_rest_code(hint, r, e->obj, e->addr))
 		return 1;
 	if (!real || strcmp(real, hint->real))
 		return 0;
@@ -696,7 +700,23 @@ static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
 	       region_entered(hint, r, j, at, ret);
 }
 
-/* @ret_taken: which side is a merged return (1 taken, 0 not, -1 none) */
+/*
+ * Is side @side (1 taken, 0 the fall-through) of jump @j a merged
+ * return, by @ret_taken: 1 taken, 0 the fall-through, -1 none, or
+ * RET_BY_PATH, each side by where it runs (a chain through a merged
+ * return, whose tests reach it from either side)?
+ */
+#define RET_BY_PATH (-2)
+
+static int ret_side(const struct lp_hint *hint, const struct lp_runs *r,
+		    const struct lp_insn *j, int side, int ret_taken)
+{
+	if (ret_taken != RET_BY_PATH)
+		return ret_taken == side;
+	return lp_judge_return_path(hint, r, j, side ? j->target : j->next) ==
+	       1;
+}
+
 static int any_foreign_inflow(const struct lp_hint *hint,
 			      const struct lp_runs *r, const size_t *idx,
 			      size_t nidx, int ret_taken)
@@ -710,9 +730,11 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 
 		if (!j->cond || !j->exe)
 			continue;
-		if (side_entered(hint, r, j, j->target, ret_taken == 1) ||
-		    (j->next && side_entered(hint, r, j, j->next,
-					     ret_taken == 0)))
+		if (side_entered(hint, r, j, j->target,
+				 ret_side(hint, r, j, 1, ret_taken)) ||
+		    (j->next &&
+		     side_entered(hint, r, j, j->next,
+				  ret_side(hint, r, j, 0, ret_taken))))
 			return 1;
 	}
 	return 0;
@@ -858,6 +880,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		struct line_jumps lj;
 		struct lp_terms t = { NULL, 0, 0 };
 		size_t same_line = 0;
+		int chain;
 
 		/*
 		 * A source of the tree that is not in the binary.  A
@@ -883,9 +906,17 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		nidx = read_line(&s, &lj, hint, &runs, real, idx, &t);
 		if ((lj.shared || lj.unsure) && !lj.layout && same_line == 1 &&
 		    !in->sampled &&
-		    lp_judge_read_chain(&s, hint, &runs, &cache, idx, nidx,
-					&t)) {
+		    (chain = lp_judge_read_chain(&s, hint, &runs, &cache, idx,
+						 nidx, &t))) {
 			lj.shared = lj.unsure = 0;
+			lj.why = NULL;
+			if (chain == LP_CHAIN_RETURN)
+				lj.ret_taken = RET_BY_PATH;
+		} else if (lj.unsure && !lj.shared && !lj.layout &&
+			   same_line == 1 && !in->sampled &&
+			   lp_judge_read_first(&s, hint, &runs, &cache, idx,
+					       nidx, &t)) {
+			lj.unsure = 0;
 			lj.why = NULL;
 		}
 		if (same_line > 1)

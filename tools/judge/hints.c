@@ -15,6 +15,7 @@
 
 #include "judge/gotos.h"
 #include "judge/judge.h"
+#include "judge/parts.h"
 #include "usage.h"
 
 static void hint_release(struct lp_hint *h)
@@ -25,6 +26,7 @@ static void hint_release(struct lp_hint *h)
 	free(h->unit_real);
 	free(h->func);
 	free(h->cond);
+	free(h->rest);
 	free(h->ret_line);
 	free(h->if_first);
 	free(h->if_last);
@@ -42,19 +44,6 @@ void lp_hints_release(struct lp_hints *h)
 		hint_release(&h->v[i]);
 	free(h->v);
 	memset(h, 0, sizeof(*h));
-}
-
-/* Skips a string or character literal starting at @p. */
-static const char *skip_literal(const char *p)
-{
-	char q = *p++;
-
-	while (*p && *p != q && *p != '\n') {
-		if (*p == '\\' && p[1])
-			p++;
-		p++;
-	}
-	return *p == q ? p + 1 : p;
 }
 
 /* A copy of [s, e) with runs of white space made one space, trimmed. */
@@ -169,6 +158,8 @@ struct scan {
 	long if_first, if_last; /* the if whose ')' was the last token */
 	struct lp_gotos gotos;  /* ... its gotos and labels */
 	char prev;              /* the last token ('a': a word, a literal) */
+	long prev_line;         /* ... its line */
+	int prev_else;          /* ... it was "else" */
 };
 
 /*
@@ -290,8 +281,14 @@ struct parens {
 	size_t hints_at[256];   /* for an if: the number of hints at '(' */
 	const char *open_at[256];       /* ... and where it opened */
 	long open_line[256];            /* ... on which line */
+	/*
+	 * ... whether nothing but "}", "{", "else" or a label comes before
+	 * the if on its line: no code of another statement there
+	 */
+	unsigned char alone[256];
 	size_t depth;
 	int after;              /* the last token was while, for or if */
+	int if_alone;           /* ... an if alone on its line so far */
 };
 
 /*
@@ -323,44 +320,10 @@ static void paren_open(struct parens *ps, size_t nhints, const char *p,
 		ps->hints_at[ps->depth] = nhints;
 		ps->open_at[ps->depth] = p;
 		ps->open_line[ps->depth] = line;
+		ps->alone[ps->depth] = (unsigned char)ps->if_alone;
 	}
 	ps->depth++;
 	ps->after = KW_NONE;
-}
-
-/*
- * Is the text between an if's parentheses, [@s, @e), one hint and nothing
- * else (bar parentheses)?  Only then does the statement it guards run
- * exactly when the hint's condition held: in "a && likely(b)" it runs
- * when both did.
- */
-static int whole_condition(const char *s, const char *e)
-{
-	int depth = 0;
-
-	while (s < e && strchr(" \t\n(", *s))
-		s++;
-	if (e - s < 16 || memcmp(s, "__builtin_expect", 16))
-		return 0;
-	s += 16;
-	if (e - s >= 17 && !memcmp(s, "_with_probability", 17))
-		s += 17;
-	for (; s < e && *s != '('; s++)
-		if (!strchr(" \t\n", *s))
-			return 0;
-	for (; s < e; s++) {
-		if (*s == '"' || *s == '\'') {
-			s = skip_literal(s) - 1;
-		} else if (*s == '(') {
-			depth++;
-		} else if (*s == ')' && !--depth) {
-			break;
-		}
-	}
-	for (s++; s < e; s++)
-		if (!strchr(" \t\n)", *s))
-			return 0;
-	return 1;
 }
 
 /*
@@ -379,12 +342,21 @@ static void paren_close(struct parens *ps, struct bodies *bs,
 	if (d >= sizeof(ps->kw) || ps->kw[d] == KW_NONE ||
 	    ps->hints_at[d] == nhints)
 		return;
-	if (!whole_condition(ps->open_at[d] + 1, p)) {
+	if (!lp_judge_whole_condition(ps->open_at[d] + 1, p)) {
+		const char *rest;
 		size_t i;
+		int op;
 
 		for (i = ps->hints_at[d]; i < nhints && i < out->nr; i++)
 			out->v[i].part = 1;
-		return;
+		/* an if's first part: the statement is its reading too */
+		if (ps->kw[d] != KW_IF || !ps->alone[d] ||
+		    nhints != ps->hints_at[d] + 1 ||
+		    nhints > out->nr ||
+		    !(op = lp_judge_first_part(ps->open_at[d] + 1, p, &rest)))
+			return;
+		out->v[nhints - 1].first = (char)op;
+		out->v[nhints - 1].rest = squeeze(rest, p);
 	}
 	/*
 	 * A while's body is its statement as an if's is: a jump into it is
@@ -507,7 +479,7 @@ static void expect_call(struct scan *sc, const char *p, const char *func,
 	a1 = q + 1;
 	for (; *q; q++) {
 		if (*q == '"' || *q == '\'') {
-			q = skip_literal(q) - 1;
+			q = lp_judge_skip_literal(q) - 1;
 		} else if (strchr("([{", *q)) {
 			depth++;
 		} else if (strchr(")]}", *q)) {
@@ -540,7 +512,7 @@ static void note_return(struct scan *sc, const char *p)
 
 	for (; *q && !(*q == ';' && !depth); q++) {
 		if (*q == '"' || *q == '\'')
-			q = skip_literal(q) - 1;
+			q = lp_judge_skip_literal(q) - 1;
 		else if (strchr("([{", *q))
 			depth++;
 		else if (strchr(")]}", *q) && --depth < 0)
@@ -638,6 +610,23 @@ static void function_returns(struct scan *sc, long close)
 	sc->fn_hints = sc->out->nr;
 }
 
+static void token_seen(struct scan *sc, char c, int is_else)
+{
+	sc->prev = c;
+	sc->prev_line = sc->line;
+	sc->prev_else = is_else;
+}
+
+/*
+ * Does an if met now start the code of its line?  Code inlined from a
+ * call on the line of its condition is then the condition's.
+ */
+static int if_alone(const struct scan *sc)
+{
+	return !sc->prev || sc->prev_line < sc->line || sc->prev_else ||
+	       strchr("{}:", sc->prev);
+}
+
 static void scan_text(struct scan *sc, const char *p)
 {
 	int brace = 0, paren = 0;
@@ -668,10 +657,10 @@ static void scan_text(struct scan *sc, const char *p)
 		if (*p == '"' || *p == '\'') {
 			body_token(&bs, sc->out, 'a', brace, ps.depth,
 				   sc->line);
-			sc->prev = 'a';
+			token_seen(sc, 'a', 0);
 			ps.after = KW_NONE;
 			sc->if_first = sc->if_last = 0;
-			p = skip_literal(p);
+			p = lp_judge_skip_literal(p);
 			continue;
 		}
 		if (lp_judge_ident_char(*p) && !(*p >= '0' && *p <= '9')) {
@@ -684,6 +673,8 @@ static void scan_text(struct scan *sc, const char *p)
 				p++;
 			n = (size_t)(p - s);
 			ps.after = keyword(s, n);
+			if (ps.after == KW_IF)
+				ps.if_alone = if_alone(sc);
 			if (jump_keyword(s, n))
 				mark_jumps(&bs);
 			if (brace && n == 6 && !memcmp(s, "return", 6))
@@ -693,7 +684,7 @@ static void scan_text(struct scan *sc, const char *p)
 					      sc->if_first, sc->if_last);
 			if (brace && !paren)
 				note_label(sc, s, n, p);
-			sc->prev = 'a';
+			token_seen(sc, 'a', n == 4 && !memcmp(s, "else", 4));
 			sc->if_first = sc->if_last = 0;
 			if ((n == 16 || n == 33) &&
 			    !memcmp(s, n == 16 ? "__builtin_expect" :
@@ -721,7 +712,7 @@ static void scan_text(struct scan *sc, const char *p)
 				   sc->line);
 			sc->if_first = sc->if_last = 0;
 			if (*p != '\n')
-				sc->prev = *p;
+				token_seen(sc, *p, 0);
 		}
 		if (*p != '(' && *p != ' ' && *p != '\t')
 			ps.after = KW_NONE;

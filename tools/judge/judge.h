@@ -226,6 +226,14 @@ struct lp_hint {
 	 * its own.
 	 */
 	int part;
+	/*
+	 * ... the first part of an if's condition "HINT && REST" ('&') or
+	 * "HINT || REST" ('|'), with no call in the hint and REST one test
+	 * holding a call: REST's code runs exactly when the hint's value
+	 * did not decide the condition (0: not such a part).
+	 */
+	char first;
+	char *rest;
 };
 
 struct lp_hints {

@@ -174,10 +174,10 @@ long lp_code_at(const struct lp_insns *in, const char *obj,
 	return (long)lo;
 }
 
-long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
-		  const char *obj, uint64_t addr)
+long lp_call_from(const struct lp_runs *r, const struct lp_hint *hint,
+		  const char *obj, uint64_t addr, const char **callee)
 {
-	long at = lp_run_at(r, obj, addr);
+	long at = lp_run_at(r, obj, addr), i;
 	const struct lp_code_line *c;
 	size_t k;
 
@@ -187,9 +187,22 @@ long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
 	for (k = 0; k < LP_INLINED_BY && c->by_file[k]; k++) {
 		const char *real = lp_real_of(r->cache, c->by_file[k]);
 
-		if (c->by_fn[k] && lp_same_function(c->by_fn[k], hint->func) &&
-		    real && !strcmp(real, hint->real))
-			return c->by_line[k];
+		if (!c->by_fn[k] ||
+		    !lp_same_function(c->by_fn[k], hint->func) || !real ||
+		    strcmp(real, hint->real))
+			continue;
+		if (callee) {
+			i = k ? -1 : lp_code_at(r->in, obj, addr);
+			*callee = k ? c->by_fn[k - 1] :
+			      i >= 0 ? r->in->code[i].ifn : NULL;
+		}
+		return c->by_line[k];
 	}
 	return 0;
+}
+
+long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
+		  const char *obj, uint64_t addr)
+{
+	return lp_call_from(r, hint, obj, addr, NULL);
 }

@@ -68,6 +68,10 @@ int lp_in_then(const struct lp_runs *r, const struct lp_hint *hint,
 long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
 		  const char *obj, uint64_t addr);
 
+/* ... and the function called there, into *@callee (NULL: unknown). */
+long lp_call_from(const struct lp_runs *r, const struct lp_hint *hint,
+		  const char *obj, uint64_t addr, const char **callee);
+
 /* "f" of "f.cold" and of "f": the parts of one function are one. */
 int lp_same_function(const char *a, const char *b);
 

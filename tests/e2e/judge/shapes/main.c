@@ -60,9 +60,13 @@ int main(int argc, char **argv)
 		sum += odd_pair(v, 4000);
 		sum += odd_call(v, 4000);
 		sum += goto_shared(v, 4000 - round);
+		sum += first_and(v, 4000) + first_or(v, 4000);
+		sum += first_plain(v, 4000);
 		for (i = 0; i < 4000; i++) {
 			sum += or_ret(v[i] % 100 - 5, v[(i * 3) % 4000] % 100 - 2);
 			sum += two_errs(v, 4000, i - 3);
+			sum += errs_two(v, 4000, i);
+			sum += err_flag(v[i] % 50, v[(i * 7) % 4000] % 40);
 			sum += both_ret(v[i]);
 			void_end(v[i]);
 		}

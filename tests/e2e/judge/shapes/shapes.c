@@ -424,3 +424,107 @@ out:
 	seen += s;
 	return s;
 }
+
+/*
+ * a hint that is the first part of its condition, the rest a call of an
+ * inline function with a loop of its own (as lz4's and zstd's length
+ * readers): the side of the hint's one jump that runs the callee's code
+ * is the hint holding for &&, ...
+ */
+static inline const int *skip_run(const int *p, const int *end, int *k)
+{
+	do {
+		if (p >= end)
+			return NULL;
+		*k += *p & 3;
+	} while (*p++ % 3 == 0);
+	return p;
+}
+
+__attribute__((noinline)) long first_and(const int *v, int n)
+{
+	const int *p = v, *end = v + n;
+	long s = 0, bad = 0;
+	int k;
+
+	while (p < end) {
+		k = *p++ & 15;
+		if (unlikely(k == 15) && !(p = skip_run(p, end, &k))) {
+			bad++;
+			break;
+		}
+		s += k;
+	}
+	return s + bad * 7;
+}
+
+/* ... not holding for ||, wrong two times in five here ... */
+static inline int settle(int *x, int lim)
+{
+	int n = 0;
+
+	while (*x > lim) {
+		*x -= lim;
+		n++;
+	}
+	return n;
+}
+
+__attribute__((noinline)) long first_or(const int *v, int n)
+{
+	long s = 0;
+	int i, x;
+
+	for (i = 0; i < n; i++) {
+		x = v[i];
+		if (likely(x % 5 < 3) || settle(&x, 700) > 2) {
+			s += x;
+			s ^= i;
+		}
+		s += x & 1;
+	}
+	return s;
+}
+
+/*
+ * ... and where the rest calls nothing, no code of it says which jump is
+ * the hint's (a compiler may test the parts in either order, or as one)
+ */
+__attribute__((noinline)) long first_plain(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] % 4 == 1) && v[i] > 600) {
+			s += v[i];
+			s ^= i;
+		}
+		s += v[i] & 1;
+	}
+	return s;
+}
+
+/*
+ * an error check of two parts whose "return -1;" the compiler merges
+ * with the function's others, on another line: read as a chain through
+ * that block, one jump per part ...
+ */
+__attribute__((noinline)) int errs_two(const int *v, int n, int i)
+{
+	if (unlikely(n <= 0))
+		return -1;
+	if (unlikely(v[i % n] < 0 || v[(i + 7) % n] % 11 == 4))
+		return -1;
+	if (unlikely(v[(i + 3) % n] == 5))
+		return -1;
+	return v[i % n] & 7;
+}
+
+/* ... where a part may be no jump at all but a flag of the value */
+__attribute__((noinline)) int err_flag(int x, int y)
+{
+	if (unlikely(x % 7 == 3 || y < x))
+		return -1;
+	return 0;
+}

@@ -31,6 +31,11 @@ long spread_rare(const int *v, int n);
 long odd_pair(const int *v, int n);
 long odd_call(const int *v, int n);
 int goto_shared(const int *v, int n);
+long first_and(const int *v, int n);
+long first_or(const int *v, int n);
+long first_plain(const int *v, int n);
+int errs_two(const int *v, int n, int i);
+int err_flag(int x, int y);
 
 static inline int clamp_small(int x)
 {
