@@ -95,31 +95,41 @@ static const struct lp_attr_macro *named(const struct lp_attr_macros *m,
 	return NULL;
 }
 
+/*
+ * The macro of token @name's spelling, added to @m with its definition's
+ * form and way if new; one name, one reading: a second form or way
+ * makes it unsure (likely -1).
+ */
+static struct lp_attr_macro *add_name(struct lp_attr_macros *m,
+				      const struct lp_lexed *lx, size_t name,
+				      int funclike, int likely)
+{
+	struct lp_attr_macro *add = (struct lp_attr_macro *)named(m, lx, name);
+
+	if (add) {
+		if (add->funclike != funclike || add->likely != likely)
+			add->likely = -1;
+		return add;
+	}
+	m->v = lp_xrealloc(m->v, (m->nr + 1) * sizeof(*m->v));
+	add = &m->v[m->nr++];
+	add->name = lp_tok_dup(lx, name);
+	add->funclike = funclike;
+	add->likely = likely;
+	add->live = 0;
+	return add;
+}
+
 size_t lp_attr_macros_collect(struct lp_attr_macros *m,
 			      const struct lp_lexed *lx)
 {
 	size_t i, name;
 	int funclike, likely;
 
-	for (i = 0; i < lx->nr; i++) {
-		struct lp_attr_macro *add;
-
-		if (!(lx->tok[i].flags & LP_TOKF_DIRECTIVE) ||
-		    (likely = attr_define(lx, i, &name, &funclike)) < 0)
-			continue;
-		/* one name, one reading: a second form or way is unsure */
-		if ((add = (struct lp_attr_macro *)named(m, lx, name))) {
-			if (add->funclike != funclike || add->likely != likely)
-				add->likely = -1;
-			continue;
-		}
-		m->v = lp_xrealloc(m->v, (m->nr + 1) * sizeof(*m->v));
-		add = &m->v[m->nr++];
-		add->name = lp_tok_dup(lx, name);
-		add->funclike = funclike;
-		add->likely = likely;
-		add->live = 0;
-	}
+	for (i = 0; i < lx->nr; i++)
+		if ((lx->tok[i].flags & LP_TOKF_DIRECTIVE) &&
+		    (likely = attr_define(lx, i, &name, &funclike)) >= 0)
+			add_name(m, lx, name, funclike, likely);
 	return m->nr;
 }
 
@@ -214,18 +224,19 @@ static size_t file_index(struct lp_attr_macros *m, const char *s, size_t n)
 	return m->nfiles++;
 }
 
-/* A definition the compiler kept (-dD): its name spells one here. */
+/*
+ * A definition the compiler kept (-dD): its name spells one here, though
+ * a header of the system's may be what defines it.
+ */
 static void live_define(struct lp_attr_macros *m, const char *s, size_t n)
 {
 	struct lp_lexed lx = LP_LEXED_INIT;
-	struct lp_attr_macro *mac;
 	size_t name;
-	int funclike;
+	int funclike, likely;
 
 	lp_lex(&lx, s, n);
-	if (attr_define(&lx, 0, &name, &funclike) >= 0 &&
-	    (mac = (struct lp_attr_macro *)named(m, &lx, name)))
-		mac->live = 1;
+	if ((likely = attr_define(&lx, 0, &name, &funclike)) >= 0)
+		add_name(m, &lx, name, funclike, likely)->live = 1;
 	lp_lexed_release(&lx);
 }
 
@@ -278,8 +289,12 @@ void lp_attr_macros_resolve(struct lp_attr_macros *m, const char *text,
 			if (!m->main)
 				m->main = file;
 		} else {
-			if (!system && file &&
-			    memmem(s, (size_t)(eol - s), "likely", 6))
+			/*
+			 * a system header's text too: gcc marks the
+			 * expansion of a macro of a system header as the
+			 * system's, on the user's file and line
+			 */
+			if (file && memmem(s, (size_t)(eol - s), "likely", 6))
 				line_spots(m, s, (size_t)(eol - s), file,
 					   line);
 			line++;

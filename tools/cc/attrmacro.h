@@ -57,10 +57,11 @@ size_t lp_attr_macros_collect(struct lp_attr_macros *m,
 
 /*! lp_attr_macros_resolve() :
  *  Reads @text, the unit as the compiler preprocessed it (-E -dD), for
- *  the attribute hints it holds outside the system's headers, each on
- *  the file and line its line markers give: the macros' uses are matched
+ *  the attribute hints it holds, each on the file and line its line
+ *  markers give: the macros' uses are matched
  *  against them (lp_attr_macro_uses()); and for the definitions that
- *  held, which say which names spell an attribute in this build.
+ *  held, which say which names spell an attribute in this build (those
+ *  of the system's headers added to @m).
  */
 void lp_attr_macros_resolve(struct lp_attr_macros *m, const char *text,
 			    size_t len);

@@ -157,37 +157,44 @@ int lp_cc_header_hints(struct lp_cc_header_hints *h, const char *deps,
 	return 0;
 }
 
-/* The names of @buf's #defines that spell an attribute, into @am. */
-static void collect_names(struct lp_attr_macros *am, const char *path)
+/*
+ * The names of @path's #defines that spell an attribute, into @am; *@use
+ * set where @path may use one defined elsewhere (a system header).
+ */
+static void collect_names(struct lp_attr_macros *am, const char *path,
+			  int *use)
 {
 	struct lp_lexed lx = LP_LEXED_INIT;
 	size_t len = 0;
 	char *buf = lp_unseen_read(path, &len);
 
-	if (buf && memmem(buf, len, "likely", 6)) {
+	if (buf && (memmem(buf, len, "likely", 6) ||
+		    memmem(buf, len, "LIKELY", 6))) {
 		lp_lex(&lx, buf, len);
 		lp_attr_macros_collect(am, &lx);
+		*use |= lp_attr_macro_use_shape(&lx);
 		lp_lexed_release(&lx);
 	}
 	free(buf);
 }
 
-size_t lp_cc_attr_macro_names(struct lp_attr_macros *am, const char *src,
-			      const char *deps)
+int lp_cc_attr_macro_names(struct lp_attr_macros *am, const char *src,
+			   const char *deps)
 {
 	char **files;
 	size_t len, nr, k;
 	char *text = deps ? lp_unseen_read(deps, &len) : NULL;
+	int use = 0;
 
-	collect_names(am, src);
-	if (!text)
-		return am->nr;
-	nr = lp_cc_deps_files(text, len, &files);
-	for (k = 1; k < nr; k++)        /* the first is the source */
-		collect_names(am, files[k]);
-	free(files);
-	free(text);
-	return am->nr;
+	collect_names(am, src, &use);
+	if (text) {
+		nr = lp_cc_deps_files(text, len, &files);
+		for (k = 1; k < nr; k++)        /* the first is the source */
+			collect_names(am, files[k], &use);
+		free(files);
+		free(text);
+	}
+	return am->nr || use;
 }
 
 /* --- the expanding run -------------------------------------------------- */
@@ -267,8 +274,9 @@ static void view_add(struct view *v, const char *raw, size_t from,
 
 /*
  * The view of @raw: each line marker starts a part, kept unless its
- * flags say the system's (a marker line itself ends the part before it,
- * so the view keeps every marker that returns to a kept file).
+ * flags say the system's.  The marker is the first line of its part, so
+ * that every kept part says which file and line it is (attrmacro.c reads
+ * them), the one that returns from a system header's text included.
  */
 static void view_read(struct view *v, const char *raw, size_t len)
 {
@@ -286,8 +294,8 @@ static void view_read(struct view *v, const char *raw, size_t len)
 
 		if (*s == '#' && lp_cc_line_marker(s, eol, &system)) {
 			if (keep)
-				view_add(v, raw, start, (size_t)(eol - raw));
-			start = (size_t)(eol - raw);
+				view_add(v, raw, start, (size_t)(s - raw));
+			start = (size_t)(s - raw);
 			keep = !system;
 		}
 		s = eol;

@@ -23,10 +23,12 @@ struct lp_attr_macros;
 /*! lp_cc_attr_macro_names() :
  *  The names that the #defines of source @src and of the headers of the
  *  dependency file @deps (NULL: none) make [[likely]] or [[unlikely]],
- *  into @am (attrmacro.c).  @return : how many.
+ *  into @am (attrmacro.c).  @return : 1 where there are some, or where
+ *  those files may use one a system header defines
+ *  (lp_attr_macro_use_shape()), else 0.
  */
-size_t lp_cc_attr_macro_names(struct lp_attr_macros *am, const char *src,
-			      const char *deps);
+int lp_cc_attr_macro_names(struct lp_attr_macros *am, const char *src,
+			   const char *deps);
 
 /*! lp_cc_header_hints() :
  *  Reads the dependency file @deps (one make rule, as -MMD writes it:

@@ -627,14 +627,14 @@ static int attr_macros(struct lp_cc *cc, int src, struct lp_attr_macros *am,
 	else
 		lp_note("%s: [[likely]]/[[unlikely]] spelled by a macro (%s) "
 			"not counted: the unit could not be preprocessed",
-			cc->argv[src], am->v[0].name);
+			cc->argv[src], am->nr ? am->v[0].name : "if any");
 	if (pre)
 		unlink(pre);
 	free(pre);
 	free(text);
 	if (ftruncate(err, 0) || lseek(err, 0, SEEK_SET))
 		return 0;
-	return am->resolved;
+	return am->resolved && am->nr;
 }
 
 /*

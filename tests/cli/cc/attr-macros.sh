@@ -7,8 +7,9 @@
 # `while COND_UNLIKELY(c)`); without HAVE_ATTR they spell nothing.
 # Another pair of headers defines a name before a header's code and
 # #undefs it after (libpqxx's header-pre/header-post), and that header's
-# inline function uses it.  The program counts the branches itself and
-# prints them; the profile's correct and incorrect columns must be those
+# inline function uses it; another name comes from a header found
+# through -isystem, which cc does not read: the compiler's text names it.
+# The program counts the branches itself and prints them; the profile's correct and incorrect columns must be those
 # numbers, on the user's own file and line, with g++ and clang++ at -O0
 # and -O2.  Without HAVE_ATTR, the profile holds no site from them at
 # all (the plain build hints nothing there), and cc says nothing.  A use
@@ -64,6 +65,19 @@ static inline int cell(int x)
 	return 1;
 }
 #include "post.h"
+#include <sysattr.h>
+static inline int row(int x)
+{
+	tally(7, !(x % 13 == 0));
+	if (x % 13 == 0) SYS_UNLIKELY {
+		return 3;
+	}
+	return 1;
+}
+SRC
+mkdir sys
+cat > sys/sysattr.h <<'SRC'
+#define SYS_UNLIKELY [[unlikely]]
 SRC
 cat > src/a.cc <<'SRC'
 #include <cstdio>
@@ -103,7 +117,7 @@ static int step(int i)
 		break;
 	}
 	CHECK(i < 0);
-	return r + cell(i);
+	return r + cell(i) + row(i);
 }
 int main()
 {
@@ -117,6 +131,7 @@ int main()
 	std::printf("src/a.cc:25 %ld %ld\n", right[4], wrong[4]);
 	std::printf("src/a.cc:29 %ld %ld\n", right[5], wrong[5]);
 	std::printf("include/table.h:6 %ld %ld\n", right[6], wrong[6]);
+	std::printf("include/table.h:16 %ld %ld\n", right[7], wrong[7]);
 	return 0;
 }
 SRC
@@ -126,7 +141,7 @@ for c in g++ clang++; do
 	command -v $c > /dev/null || { echo "$c: missing, skipped"; continue; }
 	for o in -O0 -O2; do
 		rm -f a.o p.lprof
-		CXX=$c $LIKELYPROF c++ -std=c++20 -DHAVE_ATTR -Iinclude $o \
+		CXX=$c $LIKELYPROF c++ -std=c++20 -DHAVE_ATTR -Iinclude -isystem sys $o \
 			-c src/a.cc -o a.o 2> err
 		echo "$c $o: exit $?"
 		cat err
@@ -141,7 +156,7 @@ for c in g++ clang++; do
 	done
 	# without HAVE_ATTR the names spell nothing: no site, no note
 	rm -f q.lprof
-	CXX=$c $LIKELYPROF c++ -std=c++20 -Iinclude -O2 src/a.cc -o q 2>&1
+	CXX=$c $LIKELYPROF c++ -std=c++20 -Iinclude -isystem sys -O2 src/a.cc -o q 2>&1
 	LIKELYPROF_FILE=q.lprof ./q > /dev/null
 	echo "plain names: $(awk -F'\t' '$1 == "site" && $6 !~ /^\// &&
 		$6 !~ /table/' q.lprof 2> /dev/null | wc -l) sites"
@@ -153,5 +168,5 @@ echo "fix: exit $?"
 cat fix.err
 grep '^Subject\|^[-+][^-+]' fixes.mbox
 git am -q fixes.mbox && echo "series applies" &&
-	g++ -std=c++20 -DHAVE_ATTR -Iinclude -c src/a.cc -o /dev/null &&
+	g++ -std=c++20 -DHAVE_ATTR -Iinclude -isystem sys -c src/a.cc -o /dev/null &&
 	echo "the tree builds"
