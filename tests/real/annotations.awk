@@ -18,8 +18,12 @@
 # A compiler reports each of these calls at a line between the first (gcc:
 # where a macro call spanning lines starts) and the last (clang: where it
 # ends); a hint inside a macro's body is reported at the line of the
-# outermost call, which is why containers count as calls here.  Then one
-# line per learned name:
+# outermost call, which is why containers count as calls here.  For the
+# same reason a function-like one passed by name as an argument, to an
+# X-macro that calls it (LuaJIT's `GPRDEF(MINCOST)`, whose MINCOST holds
+# an LJ_LIKELY()), is a call over the lines of the outermost call around
+# it (a macro of the project's, not one of -v hints).  Then one line per
+# learned name:
 #
 #   name <TAB> NAME
 #
@@ -35,13 +39,13 @@ BEGIN {
 	# `likelyprof cc --hint-macro` makes hints: -v hints="NAME..."
 	n = split(hints, h, " ")
 	for (i = 1; i <= n; i++)
-		is_expect[h[i]] = 1
+		is_expect[h[i]] = is_hint[h[i]] = 1
 }
 
 FNR == 1 {
 	# a new file: reset the lexer
 	in_comment = 0; in_dir = 0; dir_cont = 0; skip0 = 0
-	depth = 0; top = 0; pending = ""
+	depth = 0; top = 0; pending = ""; nbare = 0; after_ident = 0
 	if (pass == 2 && !closed)
 		close_names()
 	if (pass == 2)
@@ -84,12 +88,22 @@ function ident(id)
 }
 
 # A punctuation character in code.
-function punct(c)
+function punct(c,    i)
 {
 	if (pass != 2 || skip0)
 		return
+	if (c != "(" && pending != "" && (pending in funclike) &&
+	    !(pending in is_hint) && depth > 0) {
+		# a macro passed by name, which the outer call expands (not a
+		# hint of -v hints: sqlite's INLINE_FUNC(likely, ...) makes
+		# the SQL function's name of it)
+		bare[++nbare] = pending
+	}
 	if (c == "(") {
 		depth++
+		# where the outermost call starts: its name's line
+		if (depth == 1)
+			outer_line = after_ident ? ident_line : FNR
 		if (pending != "") {
 			top++
 			st_depth[top] = depth
@@ -104,8 +118,15 @@ function punct(c)
 		}
 		if (depth > 0)
 			depth--
+		if (depth == 0) {
+			for (i = 1; i <= nbare; i++)
+				printf "call\t%s\t%d\t%d\t%s\n", FILENAME, \
+					outer_line, FNR, bare[i]
+			nbare = 0
+		}
 	}
 	pending = ""
+	after_ident = 0
 }
 
 # The start of a directive: its name and, for #define, the macro's name.
@@ -179,7 +200,7 @@ function lex(s, in_directive,    i, n, c, c2, j, id)
 			}
 			i = j + 1
 			if (!in_directive)
-				pending = ""
+				pending = after_ident = ""
 			continue
 		}
 		if (c ~ /[A-Za-z_]/) {
@@ -192,6 +213,8 @@ function lex(s, in_directive,    i, n, c, c2, j, id)
 			} else {
 				pending = ""
 				ident(id)
+				after_ident = 1
+				ident_line = FNR
 			}
 			continue
 		}
@@ -199,7 +222,7 @@ function lex(s, in_directive,    i, n, c, c2, j, id)
 			match(substr(s, i), /^[0-9A-Za-z_.]+/)
 			i += RLENGTH
 			if (!in_directive)
-				pending = ""
+				pending = after_ident = ""
 			continue
 		}
 		if (c == " " || c == "\t" || c == "\r" || c == "\f" || c == "\\") {

@@ -176,7 +176,9 @@ fetch() {
 	echo "$orig"
 }
 
-# unpack TARBALL DIR: the upstream tree, its one top folder becoming DIR.
+# unpack TARBALL DIR: the upstream tree, its one top folder becoming DIR;
+# a tarball with no top folder (luajit's: COPYRIGHT, Makefile, src/...)
+# is the tree itself.
 unpack() {
 	rm -rf "$2" "$2.tmp"
 	mkdir -p "$2.tmp" &&
@@ -184,8 +186,11 @@ unpack() {
 	# work in a tree that another user owns
 	tar --no-same-owner -xf "$1" -C "$2.tmp" || return 1
 	set -- "$2" "$2.tmp"/*
-	[ $# -eq 2 ] && [ -d "$2" ] || return 1
-	mv "$2" "$1" && rmdir "$1.tmp"
+	if [ $# -eq 2 ] && [ -d "$2" ]; then
+		mv "$2" "$1" && rmdir "$1.tmp"
+	else
+		[ -e "$2" ] && mv "$1.tmp" "$1"
+	fi
 }
 
 # --- builds and workloads --------------------------------------------------

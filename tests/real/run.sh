@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
-ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson sqlite"
+ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson sqlite libev luajit"
 : "${LIKELYPROF:=$ROOT/likelyprof}"
 REAL_DIR=${LP_REAL_DIR:-$ROOT/build/real}
 APT_DIR=$REAL_DIR/apt
