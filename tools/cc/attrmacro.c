@@ -149,7 +149,6 @@ int lp_attr_macro_in_body(const struct lp_attr_macros *m,
 {
 	struct lp_define d;
 	size_t dir = lx->tok[i].dir;
-
 	const struct lp_attr_macro *mac;
 
 	/* a name this build defines as nothing spells nothing in a body */
@@ -211,17 +210,20 @@ int lp_cc_line_marker(const char *s, const char *end, int *system)
 	return marker(s, end, &line, &file, &flen, system);
 }
 
-/* The index of file name [@s, @s + @n) among @m's, added if new. */
-static size_t file_index(struct lp_attr_macros *m, const char *s, size_t n)
-{
-	size_t k;
+static const char *spot_file(const struct lp_attr_macros *m, const char *s,
+			     size_t n);
 
-	for (k = 0; k < m->nfiles; k++)
-		if (strlen(m->files[k]) == n && !memcmp(m->files[k], s, n))
-			return k;
+/* @m's name of file [@s, @s + @n), added if new. */
+static const char *file_name(struct lp_attr_macros *m, const char *s,
+			     size_t n)
+{
+	const char *have = spot_file(m, s, n);
+
+	if (have)
+		return have;
 	m->files = lp_xrealloc(m->files, (m->nfiles + 1) * sizeof(*m->files));
 	m->files[m->nfiles] = lp_xstrfmt("%.*s", (int)n, s);
-	return m->nfiles++;
+	return m->files[m->nfiles++];
 }
 
 /*
@@ -281,11 +283,8 @@ void lp_attr_macros_resolve(struct lp_attr_macros *m, const char *text,
 			line++;
 		} else if (*s == '#' &&
 			   marker(s, eol, &line, &name, &flen, &system)) {
-			if (flen) {
-				size_t k = file_index(m, name, flen);
-
-				file = m->files[k];
-			}
+			if (flen)
+				file = file_name(m, name, flen);
 			if (!m->main)
 				m->main = file;
 		} else {
@@ -353,14 +352,10 @@ static void follow_marker(struct place *pl, const struct lp_lexed *lx,
 			  size_t i)
 {
 	const char *s = lx->buf + lx->tok[i].start, *name;
-	size_t last = i, flen;
+	size_t last = lp_directive_end(lx, i) - 1, flen;
 	unsigned line;
 	int system;
 
-	while (last + 1 < lx->nr && lx->tok[last + 1].dir == i &&
-	       (lx->tok[last + 1].flags & LP_TOKF_PP) &&
-	       !(lx->tok[last + 1].flags & LP_TOKF_DIRECTIVE))
-		last++;
 	if (!marker(s, lx->buf + lx->tok[last].end, &line, &name, &flen,
 		    &system))
 		return;
@@ -495,41 +490,34 @@ static size_t tree_uses(const struct item *v, size_t nv,
 	return n;
 }
 
+/* The macro of @m named @name, or NULL. */
+static const struct lp_attr_macro *named_str(const struct lp_attr_macros *m,
+					     const char *name)
+{
+	size_t k;
+
+	for (k = 0; m && k < m->nr; k++)
+		if (!strcmp(m->v[k].name, name))
+			return &m->v[k];
+	return NULL;
+}
+
 const char *lp_attr_macro_partner(const struct lp_attr_macros *m,
 				  const char *name)
 {
-	const struct lp_attr_macro *self = NULL;
-	static const char *const words[][2] = {
-		{ "UNLIKELY", "LIKELY" }, { "Unlikely", "Likely" },
-		{ "unlikely", "likely" },
-	};
-	size_t w, k, j;
+	const struct lp_attr_macro *self = named_str(m, name), *o;
+	size_t i;
 
-	for (j = 0; m && j < m->nr; j++)
-		if (!strcmp(m->v[j].name, name))
-			self = &m->v[j];
-	for (w = 0; self && w < sizeof(words) / sizeof(words[0]); w++)
-		for (k = 0; k < 2; k++) {
-			const char *at = strstr(name, words[w][k]);
+	/* the likely/unlikely swaps only, as the names' word */
+	for (i = 0; self && i < LP_OPPOSITES_LIKELY; i++) {
+		char *other = lp_opposite_name(name, i);
 
-			/* the LIKELY inside UNLIKELY is not the word */
-			if (!at || (k && at - name >= 2 &&
-				    !strncasecmp(at - 2, "un", 2)))
-				continue;
-			for (j = 0; j < m->nr; j++) {
-				const char *o = m->v[j].name;
-				size_t pre = (size_t)(at - name);
-
-				if (m->v[j].funclike == self->funclike &&
-				    m->v[j].likely == !self->likely &&
-				    !strncmp(o, name, pre) &&
-				    !strncmp(o + pre, words[w][!k],
-					     strlen(words[w][!k])) &&
-				    !strcmp(o + pre + strlen(words[w][!k]),
-					    at + strlen(words[w][k])))
-					return o;
-			}
-		}
+		o = other ? named_str(m, other) : NULL;
+		free(other);
+		if (o && o->funclike == self->funclike &&
+		    o->likely == !self->likely)
+			return o->name;
+	}
 	return NULL;
 }
 

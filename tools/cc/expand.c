@@ -116,7 +116,6 @@ static void header_hints(struct lp_cc_header_hints *h, const char *path,
 	char what[400];
 	size_t len = 0;
 	char *buf = lp_unseen_read(path, &len);
-
 	struct lp_unseen_forms hf = *f;
 
 	if (!buf || !may_hold_form(buf, len, f)) {

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fix/lexer.h"
 #include "usage.h"
@@ -322,16 +323,25 @@ static void tokenize(struct lp_lexed *lx)
 	}
 }
 
+size_t lp_directive_end(const struct lp_lexed *lx, size_t dir)
+{
+	size_t end = dir + 1;
+
+	while (end < lx->nr && lx->tok[end].dir == dir &&
+	       (lx->tok[end].flags & LP_TOKF_PP) &&
+	       !(lx->tok[end].flags & LP_TOKF_DIRECTIVE))
+		end++;
+	return end;
+}
+
 /* The value of a "#if" that can be told without the preprocessor. */
 enum cond_value { COND_FALSE, COND_TRUE, COND_UNKNOWN };
 
 static enum cond_value directive_value(const struct lp_lexed *lx, size_t dir)
 {
-	size_t i = dir + 2, n = 0, last = 0;
+	size_t i, end = lp_directive_end(lx, dir), n = 0, last = 0;
 
-	for (; i < lx->nr && lx->tok[i].dir == dir &&
-	       (lx->tok[i].flags & LP_TOKF_PP) &&
-	       !(lx->tok[i].flags & LP_TOKF_DIRECTIVE); i++) {
+	for (i = dir + 2; i < end; i++) {
 		if (lp_tok_is(lx, i, "(") || lp_tok_is(lx, i, ")"))
 			continue;
 		n++;
@@ -465,10 +475,7 @@ static void conditionals(struct lp_lexed *lx)
 			i++;
 			continue;
 		}
-		while (end < lx->nr && lx->tok[end].dir == i &&
-		       (lx->tok[end].flags & LP_TOKF_PP) &&
-		       !(lx->tok[end].flags & LP_TOKF_DIRECTIVE))
-			end++;
+		end = lp_directive_end(lx, i);
 		if (directive_is(lx, i, "if") || directive_is(lx, i, "ifdef") ||
 		    directive_is(lx, i, "ifndef")) {
 			enum cond_value v = directive_is(lx, i, "if") ?
@@ -745,11 +752,7 @@ int lp_parse_define(const struct lp_lexed *lx, size_t dir,
 	    lx->tok[i].kind != LP_TOK_IDENT)
 		return 0;
 	d->name = i;
-	d->end = i + 1;
-	while (d->end < lx->nr && lx->tok[d->end].dir == dir &&
-	       (lx->tok[d->end].flags & LP_TOKF_PP) &&
-	       !(lx->tok[d->end].flags & LP_TOKF_DIRECTIVE))
-		d->end++;
+	d->end = lp_directive_end(lx, dir);
 	d->funclike = i + 1 < d->end && lp_tok_is(lx, i + 1, "(") &&
 		      lx->tok[i + 1].start == lx->tok[i].end;
 	d->nparams = 0;
@@ -767,4 +770,24 @@ int lp_parse_define(const struct lp_lexed *lx, size_t dir,
 		d->body = close + 1;
 	}
 	return 1;
+}
+
+/* Case-preserving swaps that name a spelling's opposite. */
+static const char *const opposites[LP_OPPOSITES / 2][2] = {
+	{ "unlikely", "likely" }, { "UNLIKELY", "LIKELY" },
+	{ "Unlikely", "Likely" }, { "false", "true" }, { "FALSE", "TRUE" },
+	{ "False", "True" },
+};
+
+char *lp_opposite_name(const char *name, size_t i)
+{
+	const char *from = opposites[i / 2][i % 2];
+	const char *to = opposites[i / 2][!(i % 2)];
+	const char *at = strstr(name, from);
+
+	/* "likely" inside "unlikely" is not a match */
+	if (!at || (i % 2 && at >= name + 2 && !strncasecmp(at - 2, "un", 2)))
+		return NULL;
+	return lp_xstrfmt("%.*s%s%s", (int)(at - name), name, to,
+			  at + strlen(from));
 }

@@ -110,6 +110,21 @@ struct lp_define {
 	int funclike;
 };
 
+/* One past the last token of the directive whose '#' is token @dir. */
+size_t lp_directive_end(const struct lp_lexed *lx, size_t dir);
+
+/*! lp_opposite_name() :
+ *  @name with swap @i (0 to LP_OPPOSITES - 1) made: "likely" for
+ *  "unlikely" and back, in lower, upper or title case (the first
+ *  LP_OPPOSITES_LIKELY swaps), then "true" for "false" and back; NULL
+ *  where @name has no such word.  The caller frees it.  fix's flips
+ *  (rewrite.c) and cc's attribute macros (attrmacro.c) name a hint's
+ *  other way so.
+ */
+#define LP_OPPOSITES 12
+#define LP_OPPOSITES_LIKELY 6
+char *lp_opposite_name(const char *name, size_t i);
+
 /*! lp_parse_define() :
  *  Reads the live #define whose '#' is token @dir into @d.
  *  @return : 1 when it is one, else 0.

@@ -371,15 +371,16 @@ int lp_rewrite_attr(const struct lp_lexed *lx, const struct lp_attr_site *a,
 			delete_attr(lx, at[k], last[k], &e);
 			continue;
 		}
-		if (last[k] == at[k] && !flip[k]) {
-			/* a macro's name: its partner's, or no flip */
-			*why = lp_xstrfmt("no macro of the tree spells the "
-					  "other attribute beside the one at "
-					  "line %u", lx->tok[at[k]].line);
-			lp_edits_release(&e);
-			return -1;
-		}
 		if (last[k] == at[k]) {
+			/* a macro's name: its partner's, or no flip */
+			if (!flip[k]) {
+				*why = lp_xstrfmt("no macro of the tree spells "
+						  "the other attribute beside "
+						  "the one at line %u",
+						  lx->tok[at[k]].line);
+				lp_edits_release(&e);
+				return -1;
+			}
 			add(&e, lx->tok[at[k]].start, lx->tok[at[k]].end,
 			    flip[k]);
 			continue;
@@ -399,43 +400,22 @@ int lp_rewrite_attr(const struct lp_lexed *lx, const struct lp_attr_site *a,
 	return 0;
 }
 
-/* Case-preserving swaps that name a spelling's opposite. */
-static const char *const opposites[][2] = {
-	{ "unlikely", "likely" }, { "UNLIKELY", "LIKELY" },
-	{ "Unlikely", "Likely" }, { "false", "true" }, { "FALSE", "TRUE" },
-	{ "False", "True" },
-};
-
 const char *lp_flip_partner(const struct lp_tree *t, const struct lp_hint *h)
 {
-	size_t i, k;
+	size_t i;
 
 	if (h->attribute)
 		return h->partner;
 	if (h->value_arg >= 0 || (h->expect != 0 && h->expect != 1))
 		return NULL;
-	for (i = 0; i < sizeof(opposites) / sizeof(opposites[0]); i++) {
-		for (k = 0; k < 2; k++) {
-			const char *from = opposites[i][k];
-			const char *to = opposites[i][!k];
-			const char *at = strstr(h->name, from);
-			const struct lp_hint *o;
-			char *name;
+	for (i = 0; i < LP_OPPOSITES; i++) {
+		char *name = lp_opposite_name(h->name, i);
+		const struct lp_hint *o = name ? lp_tree_hint(t, name) : NULL;
 
-			if (!at)
-				continue;
-			/* "likely" inside "unlikely" is not a match */
-			if (k == 1 && at >= h->name + 2 &&
-			    !strncasecmp(at - 2, "un", 2))
-				continue;
-			name = lp_xstrfmt("%.*s%s%s", (int)(at - h->name),
-					  h->name, to, at + strlen(from));
-			o = lp_tree_hint(t, name);
-			free(name);
-			if (o && o->expect == !h->expect && o->value_arg < 0 &&
-			    o->nargs == h->nargs)
-				return o->name;
-		}
+		free(name);
+		if (o && o->expect == !h->expect && o->value_arg < 0 &&
+		    o->nargs == h->nargs)
+			return o->name;
 	}
 	return NULL;
 }
