@@ -106,10 +106,10 @@ else
 	done
 fi
 
-passed=0
-failed=0
-skipped=0
-for t in "${tests[@]}"; do
+# run_one TEST_SCRIPT RESULTS: run one test, print its lines at once,
+# and leave pass, fail or skip in RESULTS/<n>.
+run_one() {
+	local t=$1 res=$2 rel scratch out want_exit got_exit report text
 	rel=${t#"$cli_dir"/}
 	rel=${rel%.sh}
 	scratch=$tmp_root/$rel
@@ -124,10 +124,10 @@ for t in "${tests[@]}"; do
 	# 77: the test needs what this machine lacks, said on its stdout;
 	# where LP_TEST_REQUIRE_ALL=1 (.ci/run) that is a failure
 	if [ "$got_exit" = 77 ] && [ "${LP_TEST_REQUIRE_ALL:-}" != 1 ]; then
-		skipped=$((skipped + 1))
+		echo skip > "$res"
 		echo "skip $rel: $(head -n 1 "$out/stdout")"
 		[ "$preserve" = 1 ] || rm -rf "$scratch" "$out"
-		continue
+		return
 	fi
 	report=$(
 		ok=0
@@ -140,24 +140,47 @@ for t in "${tests[@]}"; do
 		exit $ok
 	)
 	if [ $? -eq 0 ]; then
-		passed=$((passed + 1))
-		echo "ok   $rel"
+		echo pass > "$res"
+		text="ok   $rel"
 		if [ "$verbose" = 1 ]; then
-			sed 's/^/     out| /' "$out/stdout"
-			sed 's/^/     err| /' "$out/stderr"
+			text+=$'\n'$(sed 's/^/     out| /' "$out/stdout")
+			text+=$'\n'$(sed 's/^/     err| /' "$out/stderr")
 		fi
+		echo "$text"
 		[ "$preserve" = 1 ] || rm -rf "$scratch" "$out"
 	else
-		failed=$((failed + 1))
-		echo "FAIL $rel"
-		echo "$report" | sed 's/^/     /'
+		echo fail > "$res"
+		text="FAIL $rel"$'\n'$(echo "$report" | sed 's/^/     /')
 		if [ "$report" = "${report#*stderr}" ] && [ -s "$out/stderr" ]; then
-			echo "     stderr was:"
-			sed 's/^/     | /' "$out/stderr" | head -20
+			text+=$'\n'"     stderr was:"
+			text+=$'\n'$(sed 's/^/     | /' "$out/stderr" | head -20)
 		fi
-		echo "     scratch folder: $scratch"
+		text+=$'\n'"     scratch folder: $scratch"
+		echo "$text"
 	fi
-done
+}
+
+# LP_TEST_JOBS tests at once (default: the number of processors); each
+# has its own scratch folder.  A test's lines are printed together as it
+# ends, so the order may differ from run to run; the count does not.
+jobs=${LP_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in ''|*[!0-9]*|0) jobs=1 ;; esac
+results=$(mktemp -d "${TMPDIR:-/tmp}/lp-cli.XXXXXX") || exit 2
+trap 'rm -rf "$results"' EXIT
+export -f run_one check_stream glob_match
+export cli_dir tmp_root preserve verbose
+i=0
+for t in "${tests[@]}"; do
+	i=$((i + 1))
+	printf '%s\0%s\0' "$t" "$results/$i"
+done | xargs -0 -n 2 -P "$jobs" bash -c 'run_one "$1" "$2"' run_one
+
+passed=$(cat "$results"/* 2>/dev/null | grep -c '^pass$')
+failed=$(cat "$results"/* 2>/dev/null | grep -c '^fail$')
+skipped=$(cat "$results"/* 2>/dev/null | grep -c '^skip$')
+# a test that left no result was lost (killed, or the pool broke)
+lost=$((${#tests[@]} - passed - failed - skipped))
+[ "$lost" -gt 0 ] && echo "$lost tests left no result" && failed=$((failed + lost))
 
 echo "cli: $passed passed, $failed failed$([ $skipped = 0 ] ||
 	echo ", $skipped skipped")"

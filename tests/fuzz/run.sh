@@ -82,11 +82,14 @@ for n in $names; do
 done
 echo "fuzz: built $names in $(($(date +%s) - start))s"
 
-failed=""
-for n in $names; do
+# fuzz_one NAME: run one harness; its verdict goes to build/fuzz/NAME.ok
+# or build/fuzz/NAME.failed and its lines to stdout.
+fuzz_one() {
+	n=$1
 	work=$out/work-$n
 	log=$out/fuzz-$n.log
 	mkdir -p "$work"
+	rm -f "$out/$n.ok" "$out/$n.failed"
 	if [ "$seconds" -eq 0 ]; then
 		set -- -runs=0
 	else
@@ -101,14 +104,38 @@ for n in $names; do
 		"$work" "tests/fuzz/corpus/$n" >"$log" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 		echo "fuzz-$n: ${runs:-?} runs in ${seconds}s, no failure"
+		: > "$out/$n.ok"
 	else
-		echo "fuzz-$n: FAILED; the end of $log:"
-		tail -n 40 "$log"
-		input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")
-		[ -n "$input" ] && echo "fuzz-$n: input: $input" &&
-			echo "fuzz-$n: reproduce: ./$out/fuzz-$n $input"
-		failed="$failed $n"
+		report=$(
+			echo "fuzz-$n: FAILED; the end of $log:"
+			tail -n 40 "$log"
+			input=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log")
+			[ -z "$input" ] || {
+				echo "fuzz-$n: input: $input"
+				echo "fuzz-$n: reproduce: ./$out/fuzz-$n $input"
+			})
+		echo "$report"
+		: > "$out/$n.failed"
 	fi
+}
+
+# Harnesses run LP_TEST_JOBS at a time (default: the processors), each
+# for the full time: the same fuzzing in less wall time.
+jobs=${LP_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $jobs in ''|*[!0-9]*|0) jobs=1 ;; esac
+running=0
+for n in $names; do
+	fuzz_one "$n" &
+	running=$((running + 1))
+	if [ "$running" -ge "$jobs" ]; then
+		wait
+		running=0
+	fi
+done
+wait
+failed=""
+for n in $names; do
+	[ -f "$out/$n.ok" ] || failed="$failed $n"
 done
 [ -z "$failed" ] || { echo "fuzz: failed:$failed"; exit 1; }
 echo "fuzz: $names passed"
