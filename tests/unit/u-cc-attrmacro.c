@@ -161,11 +161,47 @@ static void test_partner__same_form(void)
 	lp_lexed_release(&lx);
 }
 
+/* Whether @src has a word where an attribute's macro would stand. */
+static int shape_of(const char *src)
+{
+	struct lp_lexed lx = LP_LEXED_INIT;
+	int shape;
+
+	lp_lex(&lx, src, strlen(src));
+	shape = lp_attr_macro_use_shape(&lx);
+	lp_lexed_release(&lx);
+	return shape;
+}
+
+static void test_use_shape__words_before_statements(void)
+{
+	LP_CHECK_INT(shape_of("void f(int c) { if (c) UN { } }"), 1);
+	LP_CHECK_INT(shape_of("void f(int c) { if (c) UN return; }"), 1);
+	LP_CHECK_INT(shape_of("void f(int c, int i) { if (c) UN ++i; }"), 1);
+	LP_CHECK_INT(shape_of("void f(int *p) { while (*p) U_ *p++ = 0; }"),
+		     1);
+	LP_CHECK_INT(shape_of("int f(int c) { if (c) UN !g(); else LK ~c; }"),
+		     1);
+	LP_CHECK_INT(shape_of("void f(int c) { if Likely(c) g(); }"), 1);
+	LP_CHECK_INT(shape_of("void f(int c) { switch (c) { UN case 1:; } }"),
+		     1);
+	LP_CHECK_INT(shape_of("void f(int c) { switch (c) { case 1: UN g(); } }"),
+		     1);
+	/* a macro that is the statement, or an operand: no word in front */
+	LP_CHECK_INT(shape_of("void f(int c) { if (c) BUG(); if (c) OOPS; }"),
+		     0);
+	LP_CHECK_INT(shape_of("void f(int c) { if (c) N++; if (c) M = 1; }"),
+		     0);
+	LP_CHECK_INT(shape_of("void f(int c) { if (c) A * 2; }"), 0);
+	LP_CHECK_INT(shape_of("void f(int c) { if (c) x ++i; }"), 0);
+}
+
 int main(void)
 {
 	LP_TEST(test_collect__forms);
 	LP_TEST(test_uses__matched_by_line);
 	LP_TEST(test_uses__mismatch_nothing_and_headers);
 	LP_TEST(test_partner__same_form);
+	LP_TEST(test_use_shape__words_before_statements);
 	return lp_test_done();
 }

@@ -555,6 +555,30 @@ static int macro_name(const struct lp_lexed *lx, size_t i)
 	return n >= 2;
 }
 
+/*
+ * Whether token @i can only start a statement of its own, so that a name
+ * just before it is no statement but a word in front of one: '{', a
+ * word (`NAME return`, `NAME x = 1`), or a prefix operator before an
+ * operand (`NAME ++i`, `NAME *p = 0`, `NAME !f()`).  Not '(' or ';':
+ * `if (c) NAME(x);` and `if (c) NAME;` are the macro as the statement.
+ */
+static int starts_statement(const struct lp_lexed *lx, size_t i)
+{
+	static const char *const prefix[] = { "++", "--", "*", "&", "!", "~",
+					      "::" };
+	size_t k;
+
+	if (lp_tok_is(lx, i, "{") || lx->tok[i].kind == LP_TOK_IDENT)
+		return 1;
+	if (i + 1 >= lx->nr || (lx->tok[i + 1].kind != LP_TOK_IDENT &&
+				!lp_tok_is(lx, i + 1, "(")))
+		return 0;
+	for (k = 0; k < sizeof(prefix) / sizeof(*prefix); k++)
+		if (lp_tok_is(lx, i, prefix[k]))
+			return 1;
+	return 0;
+}
+
 int lp_attr_macro_use_shape(const struct lp_lexed *lx)
 {
 	size_t i;
@@ -568,8 +592,7 @@ int lp_attr_macro_use_shape(const struct lp_lexed *lx)
 		     lp_tok_is(lx, i - 1, "while")))
 			return 1;
 		if ((after_branch_head(lx, i - 1) || lp_tok_is(lx, i - 1, ":"))
-		    && (lp_tok_is(lx, i + 1, "{") ||
-			lx->tok[i + 1].kind == LP_TOK_IDENT))
+		    && starts_statement(lx, i + 1))
 			return 1;   /* `if (c) NAME {`, `case 1: NAME x` */
 		if (lp_tok_is(lx, i + 1, "case") ||
 		    lp_tok_is(lx, i + 1, "default"))

@@ -761,39 +761,42 @@ static void why_not(const char *path, const char *dir,
 	free(err);
 }
 
-/* Scans the preprocessed @argv (run in @dir) of unit @path for hints. */
-static int preprocess_argv(struct lp_hints *out, const char *root,
-			   const char *path, const char *dir,
-			   const char *const *argv)
+/* What lp_judge_capture_all() hands each unit's text to. */
+struct units {
+	struct lp_hints *out;
+	const char *root;
+};
+
+/*
+ * Scans the preprocessed text of the unit whose path is @c->arg (its
+ * command @c->argv, run in @c->dir) for hints.
+ */
+static int scan_unit(struct lp_capture *c, void *ctx)
 {
-	char *text = NULL;
+	struct units *u = ctx;
+	const char *path = c->arg;
 	struct scan sc;
 	size_t i;
-	int st = lp_judge_capture_in(dir, argv, 1, &text, NULL);
+	char *t;
 
-	if (st) {
-		free(text);
-		if (st < 0)
+	if (c->status) {
+		if (c->status < 0)
 			return -1;
-		why_not(path, dir, argv);
-		out->failed++;
+		why_not(path, c->dir, c->argv);
+		u->out->failed++;
 		return 0;
 	}
 	memset(&sc, 0, sizeof(sc));
-	sc.out = out;
-	sc.root = root;
-	sc.unit = path + strlen(root);
-	sc.dir = dir;
+	sc.out = u->out;
+	sc.root = u->root;
+	sc.unit = path + strlen(u->root);
+	sc.dir = c->dir;
 	/* a leading newline lets the first line marker be seen as one */
-	{
-		char *t = lp_xstrfmt("\n%s", text);
-
-		sc.line = 0;
-		sc.fn_hints = sc.out->nr;
-		scan_text(&sc, t);
-		free(t);
-	}
-	free(text);
+	t = lp_xstrfmt("\n%s", c->out);
+	sc.line = 0;
+	sc.fn_hints = sc.out->nr;
+	scan_text(&sc, t);
+	free(t);
 	for (i = 0; i < sc.nrets; i++)
 		free(sc.rets[i].text);
 	free(sc.rets);
@@ -807,37 +810,22 @@ static int preprocess_argv(struct lp_hints *out, const char *root,
 	return 0;
 }
 
-static int preprocess(struct lp_hints *out, const char *root,
-		      const char *path, const char *cc,
-		      const char *const *flags)
+/* Preprocesses the @n units of @c, several at once, and scans each. */
+static int scan_units(struct lp_hints *out, const char *root,
+		      struct lp_capture *c, size_t n)
 {
-	const char **argv;
-	size_t n = 0, i, k = 0;
-	char *dir = lp_xstrdup(path), *slash, *idir;
-	int ret;
+	struct units u;
+	size_t i;
 
-	while (flags && flags[n])
-		n++;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	idir = lp_xstrfmt("-I%s", dir);
-	argv = lp_xcalloc(n + 6, sizeof(*argv));
-	argv[k++] = cc;
-	argv[k++] = "-E";
-	argv[k++] = idir;
+	u.out = out;
+	u.root = root;
 	for (i = 0; i < n; i++)
-		argv[k++] = flags[i];
-	argv[k++] = path;
-	ret = preprocess_argv(out, root, path, NULL, argv);
-	free(argv);
-	free(idir);
-	free(dir);
-	return ret;
+		c[i].quiet = 1;
+	return n ? lp_judge_capture_all(c, n, scan_unit, &u) : 0;
 }
 
-static int walk(struct lp_hints *out, const char *root, const char *dir,
-		const char *cc, const char *const *flags)
+/* The .c files under @dir, in the order readdir gives them. */
+static int walk(const char *dir, char ***paths, size_t *n, size_t *cap)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -848,7 +836,7 @@ static int walk(struct lp_hints *out, const char *root, const char *dir,
 	while (!ret && (e = readdir(d))) {
 		char *path;
 		struct stat st;
-		size_t n = strlen(e->d_name);
+		size_t len = strlen(e->d_name);
 
 		if (e->d_name[0] == '.')
 			continue;
@@ -857,27 +845,76 @@ static int walk(struct lp_hints *out, const char *root, const char *dir,
 			free(path);
 			continue;
 		}
-		if (S_ISDIR(st.st_mode))
-			ret = walk(out, root, path, cc, flags);
-		else if (S_ISREG(st.st_mode) && n > 2 &&
-			 !strcmp(e->d_name + n - 2, ".c"))
-			ret = preprocess(out, root, path, cc, flags);
+		if (S_ISDIR(st.st_mode)) {
+			ret = walk(path, paths, n, cap);
+		} else if (S_ISREG(st.st_mode) && len > 2 &&
+			   !strcmp(e->d_name + len - 2, ".c")) {
+			if (*n == *cap)
+				*paths = lp_xrealloc(*paths, (*cap = *cap * 2 +
+							      16) *
+						     sizeof(**paths));
+			(*paths)[(*n)++] = path;
+			continue;
+		}
 		free(path);
 	}
 	closedir(d);
 	return ret;
 }
 
+/* `@cc -E -I<its folder> @flags @path`, malloc'd, with its -I string. */
+static const char **preprocess_argv(const char *path, const char *cc,
+				    const char *const *flags, char **idir)
+{
+	const char **argv;
+	size_t n = 0, i, k = 0;
+	char *dir = lp_xstrdup(path), *slash;
+
+	while (flags && flags[n])
+		n++;
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	*idir = lp_xstrfmt("-I%s", dir);
+	free(dir);
+	argv = lp_xcalloc(n + 6, sizeof(*argv));
+	argv[k++] = cc;
+	argv[k++] = "-E";
+	argv[k++] = *idir;
+	for (i = 0; i < n; i++)
+		argv[k++] = flags[i];
+	argv[k++] = path;
+	return argv;
+}
+
 int lp_hints_find(struct lp_hints *out, const char *src, const char *cc,
 		  const char *const *flags)
 {
-	char *real = realpath(src, NULL), *root;
+	char *real = realpath(src, NULL), *root, **paths = NULL, **idirs;
+	size_t n = 0, cap = 0, i;
+	struct lp_capture *c;
 	int ret;
 
 	if (!real)
 		return lp_error("cannot read source folder '%s'", src);
 	root = lp_xstrfmt("%s/", real);
-	ret = walk(out, root, real, cc, flags);
+	ret = walk(real, &paths, &n, &cap);
+	c = lp_xcalloc(n + 1, sizeof(*c));
+	idirs = lp_xcalloc(n + 1, sizeof(*idirs));
+	for (i = 0; i < n; i++) {
+		c[i].argv = preprocess_argv(paths[i], cc, flags, &idirs[i]);
+		c[i].arg = paths[i];
+	}
+	if (!ret)
+		ret = scan_units(out, root, c, n);
+	for (i = 0; i < n; i++) {
+		free((void *)c[i].argv);
+		free(idirs[i]);
+		free(paths[i]);
+	}
+	free(idirs);
+	free(paths);
+	free(c);
 	free(real);
 	free(root);
 	return ret;
@@ -916,30 +953,33 @@ int lp_hints_find_db(struct lp_hints *out, const char *src,
 		     const struct lp_compile_db *db)
 {
 	char *real = realpath(src, NULL), *root, **file;
-	size_t i, nroot;
-	int ret = 0;
+	size_t i, nroot, n = 0;
+	struct lp_capture *c;
+	int ret;
 
 	if (!real)
 		return lp_error("cannot read source folder '%s'", src);
 	root = lp_xstrfmt("%s/", real);
 	nroot = strlen(root);
 	file = lp_xcalloc(db->nr + 1, sizeof(*file));
+	c = lp_xcalloc(db->nr + 1, sizeof(*c));
 	for (i = 0; i < db->nr; i++)
 		file[i] = realpath(db->v[i].file, NULL);
-	for (i = 0; !ret && i < db->nr; i++) {
-		const struct lp_compile_cmd *c = &db->v[i];
-		const char **argv;
-
+	for (i = 0; i < db->nr; i++) {
 		/* a unit outside the tree, or gone since the build */
 		if (!file[i] || strncmp(file[i], root, nroot) ||
 		    !is_c_source(file[i]) || frontend_twin(db, file, i))
 			continue;
-		argv = lp_compile_cmd_preprocess(c);
-		ret = preprocess_argv(out, root, file[i], c->dir, argv);
-		free(argv);
+		c[n].argv = lp_compile_cmd_preprocess(&db->v[i]);
+		c[n].dir = db->v[i].dir;
+		c[n++].arg = file[i];
 	}
+	ret = scan_units(out, root, c, n);
+	for (i = 0; i < n; i++)
+		free((void *)c[i].argv);
 	for (i = 0; i < db->nr; i++)
 		free(file[i]);
+	free(c);
 	free(file);
 	free(real);
 	free(root);

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "profile.h"
 
@@ -268,6 +269,36 @@ int lp_judge_capture(const char *const *argv, int quiet, char **out,
  */
 int lp_judge_capture_in(const char *dir, const char *const *argv, int quiet,
 			char **out, size_t *len);
+
+/*! struct lp_capture :
+ *  One command for lp_judge_capture_all(): @dir, @argv and @quiet as for
+ *  lp_judge_capture_in(); @out, @len and @status (its exit status, or -1
+ *  when it could not run, said) are what it gave.
+ */
+struct lp_capture {
+	const char *dir;
+	const char *const *argv;
+	int quiet;
+	char *out;
+	size_t len;
+	int status;
+	void *arg;                      /* the caller's */
+	int fd_;                        /* while it runs */
+	size_t cap_;
+	pid_t pid_;
+};
+
+/*! lp_judge_capture_all() :
+ *  Runs the @n commands of @c, as many at once as there are processors,
+ *  and hands each to @done in their order, as soon as it and those
+ *  before it have ended; @out is freed when @done returns.  A compiler
+ *  preprocessing one unit after another leaves the other processors
+ *  idle, and judge's own work should cost less than the run it reads.
+ *  @return : 0, or -1 (said) as soon as @done or the pool fails.
+ */
+int lp_judge_capture_all(struct lp_capture *c, size_t n,
+			 int (*done)(struct lp_capture *c, void *ctx),
+			 void *ctx);
 
 /*! lp_judge_slurp() :
  *  The contents of file @path, NUL-terminated, malloc'd (the caller

@@ -1,9 +1,7 @@
 /*
- * valgrind.c - running helpers: the program under callgrind, and the
- * tools (objdump, the compiler) whose output judge reads
+ * valgrind.c - the program under callgrind
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -12,90 +10,6 @@
 #include "judge/judge.h"
 #include "spawn.h"
 #include "usage.h"
-
-/* Is @name an executable on PATH (or a path that is one)? */
-int lp_judge_on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *found;
-	int ok;
-
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0;
-	if (!path)
-		path = "/usr/bin:/bin";
-	if (!*path)
-		return 0;
-	found = lp_path_search(path, name, lp_path_executable, NULL);
-	ok = found != NULL;
-	free(found);
-	return ok;
-}
-
-int lp_judge_capture(const char *const *argv, int quiet, char **out,
-		     size_t *len)
-{
-	return lp_judge_capture_in(NULL, argv, quiet, out, len);
-}
-
-int lp_judge_capture_in(const char *dir, const char *const *argv, int quiet,
-			char **out, size_t *len)
-{
-	int fd[2], status;
-	size_t cap = 1 << 16, n = 0;
-	char *buf;
-	pid_t pid;
-
-	if (!(dir && strchr(argv[0], '/')) && !lp_judge_on_path(argv[0]))
-		return lp_error("cannot run '%s': not found on PATH", argv[0]);
-	if (pipe(fd) < 0)
-		return lp_error("pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		return lp_error("fork: %s", strerror(errno));
-	if (!pid) {
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		if (quiet) {
-			int null = open("/dev/null", O_WRONLY);
-
-			if (quiet == LP_CAPTURE_ERRORS)
-				dup2(1, 2);
-			if (null >= 0)
-				dup2(null, quiet == LP_CAPTURE_ERRORS ? 1 : 2);
-		}
-		if (dir && chdir(dir) < 0)
-			_exit(127);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	buf = lp_xmalloc(cap);
-	for (;;) {
-		ssize_t got;
-
-		if (n + 1 >= cap)
-			buf = lp_xrealloc(buf, cap *= 2);
-		got = read(fd[0], buf + n, cap - n - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-	close(fd[0]);
-	buf[n] = '\0';
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			free(buf);
-			return lp_error("waitpid: %s", strerror(errno));
-		}
-	*out = buf;
-	if (len)
-		*len = n;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
 
 int lp_judge_valgrind(const char *const *argv, const char *dir, int *status)
 {
