@@ -185,7 +185,7 @@ static void test_use_shape__words_before_statements(void)
 	LP_CHECK_INT(shape_of("void f(int c) { if Likely(c) g(); }"), 1);
 	LP_CHECK_INT(shape_of("void f(int c) { switch (c) { UN case 1:; } }"),
 		     1);
-	LP_CHECK_INT(shape_of("void f(int c) { switch (c) { case 1: UN g(); } }"),
+	LP_CHECK_INT(shape_of("void f(int c) {switch (c) { case 1: UN g(); }}"),
 		     1);
 	/* a macro that is the statement, or an operand: no word in front */
 	LP_CHECK_INT(shape_of("void f(int c) { if (c) BUG(); if (c) OOPS; }"),

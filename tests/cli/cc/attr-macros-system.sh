@@ -9,6 +9,7 @@
 # note.  The program tallies each branch itself; the profile's correct
 # and incorrect columns must equal those tallies, with g++ and clang++,
 # at -O0 and -O2.
+. "$(dirname "$0")/../lib.sh"
 mkdir sys src
 cat > sys/sysattr.h <<'SRC'
 #define SYS_UNLIKELY [[unlikely]]
@@ -70,9 +71,7 @@ for c in g++ clang++; do
 		LIKELYPROF_FILE=p.lprof ./p > p.out
 		echo "run $?"
 		sed 1d p.out | sort > expected
-		awk -F'\t' '$1 == "site" && $6 !~ /^\// {
-			sub(/^\.\//, "", $6); print $6 ":" $7, $2, $3 }' \
-			p.lprof | sort | diff expected - &&
+		own_site_counts p.lprof | diff expected - &&
 			echo "counts as counted"
 	done
 	CXX=$c $LIKELYPROF c++ -std=c++20 -isystem sys -O2 -c src/none.cc \

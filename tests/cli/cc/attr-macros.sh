@@ -18,6 +18,7 @@
 # COND_UNLIKELY -> COND_LIKELY) and removes a poor one; check and fix
 # name the macros, not the attribute; git am applies the series, and the
 # tree it leaves builds.
+. "$(dirname "$0")/../lib.sh"
 command -v g++ > /dev/null || { echo "no g++"; exit 77; }
 mkdir -p src include
 cat > include/attrs.h <<'SRC'
@@ -149,9 +150,7 @@ for c in g++ clang++; do
 		LIKELYPROF_FILE=p.lprof ./p > p.out
 		echo "run $?"
 		sed 1d p.out | sort > expected
-		awk -F'\t' '$1 == "site" && $6 !~ /^\// {
-			sub(/^\.\//, "", $6); print $6 ":" $7, $2, $3 }' \
-			p.lprof | sort | diff expected - &&
+		own_site_counts p.lprof | diff expected - &&
 			echo "counts as counted"
 	done
 	# without HAVE_ATTR the names spell nothing: no site, no note

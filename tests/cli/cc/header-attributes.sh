@@ -16,6 +16,7 @@
 # with #pragma GCC system_header is the system's: noted, not counted.  A
 # C unit whose header uses a --hint-macro name is counted the same way.
 # g++ and clang++ (gcc and clang), -O0 and -O2.
+. "$(dirname "$0")/../lib.sh"
 command -v g++ > /dev/null || { echo "no g++"; exit 77; }
 mkdir -p src include/lib sys build
 cat > include/lib/ring.h <<'SRC'
@@ -141,9 +142,7 @@ for c in g++ clang++; do
 		echo "run $?"
 		cmp plain.out p.out && sed 1q p.out
 		sed 1d p.out | sed 's|^|../|' | sort > expected
-		awk -F'\t' '$1 == "site" && $6 !~ /^\// {
-			sub(/^\.\//, "", $6); print $6 ":" $7, $2, $3 }' \
-			p.lprof | sort | diff expected - &&
+		own_site_counts p.lprof | diff expected - &&
 			echo "counts as counted"
 	done
 done
