@@ -8,3 +8,20 @@ own_site_counts() {
 	awk -F'\t' '$1 == "site" && $6 !~ /^\// {
 		sub(/^\.\//, "", $6); print $6 ":" $7, $2, $3 }' "$1" | sort
 }
+
+# counted_as_tallied CXX OPT ARGS...: builds ./p with `likelyprof c++`
+# (CXX the compiler, OPT the level, ARGS the rest), runs it, and says
+# whether the profile's own sites hold the counts the program printed
+# after its first line ("FILE:LINE CORRECT INCORRECT").
+counted_as_tallied() {
+	cat_c=$1 cat_o=$2
+	shift 2
+	rm -f p.lprof
+	CXX=$cat_c $LIKELYPROF c++ "$@" $cat_o -o p 2> err
+	echo "$cat_c $cat_o: exit $?"
+	cat err
+	LIKELYPROF_FILE=p.lprof ./p > p.out
+	echo "run $?"
+	sed 1d p.out | sort > expected
+	own_site_counts p.lprof | diff expected - && echo "counts as counted"
+}

@@ -183,6 +183,9 @@ static void test_use_shape__words_before_statements(void)
 	LP_CHECK_INT(shape_of("int f(int c) { if (c) UN !g(); else LK ~c; }"),
 		     1);
 	LP_CHECK_INT(shape_of("void f(int c) { if Likely(c) g(); }"), 1);
+	LP_CHECK_INT(shape_of("int f(int c) { if (c) { UN return 1; } }"), 1);
+	LP_CHECK_INT(shape_of("int f(int c) { if (c) { BUG(); } }"), 0);
+	LP_CHECK_INT(shape_of("int f(int c) { { UN return 1; } }"), 0);
 	LP_CHECK_INT(shape_of("void f(int c) { switch (c) { UN case 1:; } }"),
 		     1);
 	LP_CHECK_INT(shape_of("void f(int c) {switch (c) { case 1: UN g(); }}"),

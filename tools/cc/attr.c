@@ -6,6 +6,7 @@
  * condition, it says the same as an expectation on that condition:
  *
  *   if (c) [[likely]] S              if (__builtin_expect(!!(c), 1)) S
+ *   if (c) { [[likely]] S ... }      the same: S runs when the branch does
  *   if (c) S else [[likely]] S2      ... expect 0
  *   while (c) [[likely]] S, for (i; c; n) [[likely]] S     expect 1
  *
@@ -103,6 +104,26 @@ static struct lp_attr_mark *taking(struct plan *p, size_t i, int funclike)
 	return m && m->funclike == funclike ? m : NULL;
 }
 
+/*
+ * The mark on the branch whose statement starts at token @i: on the
+ * statement (`[[a]] S`), or on the first statement of its block (`{
+ * [[a]] S ...}`), which runs exactly when the branch is taken.  gcc
+ * reads the second as the first (the standard's paths of execution);
+ * clang reads only the first, and its documentation says so.  *@inner
+ * says which.
+ */
+static struct lp_attr_mark *on_branch(struct plan *p, size_t i, int *inner)
+{
+	struct lp_attr_mark *m = taking(p, i, 0);
+
+	*inner = 0;
+	if (m || !is(p->lx, i, "{"))
+		return m;
+	m = taking(p, i + 1, 0);
+	*inner = m != NULL;
+	return m;
+}
+
 /* `if (c) [[a]] S else [[b]] S2` (or `if NAME(c) S ...`) at token @i. */
 static void plan_if(struct plan *p, size_t i)
 {
@@ -110,6 +131,7 @@ static void plan_if(struct plan *p, size_t i)
 	const char *why = NULL;
 	struct lp_attr_mark *then, *other = NULL, *name;
 	size_t j = i + 1, close, end;
+	int inner = 0;
 
 	while (is(lx, j, "constexpr") || is(lx, j, "consteval") ||
 	       is(lx, j, "!")) {
@@ -120,10 +142,11 @@ static void plan_if(struct plan *p, size_t i)
 		j++;
 	if (!is(lx, j, "(") || (close = lx->tok[j].match) == NONE)
 		return;
-	then = name ? name : taking(p, close + 1, 0);
-	end = lp_stmt_end(lx, then && !name ? then->last + 1 : close + 1);
+	then = name ? name : on_branch(p, close + 1, &inner);
+	end = lp_stmt_end(lx, then && !name && !inner ? then->last + 1
+						      : close + 1);
 	if (end != NONE && is(lx, end + 1, "else"))
-		other = taking(p, end + 2, 0);
+		other = on_branch(p, end + 2, &inner);
 	if (!then && !other)
 		return;
 	decide(p, i, then, other, j + 1, close - 1,
@@ -136,9 +159,10 @@ static void plan_loop(struct plan *p, size_t i)
 	const struct lp_lexed *lx = p->lx;
 	struct lp_attr_mark *a, *name = taking(p, i + 1, 1);
 	size_t open = name ? i + 2 : i + 1, close, t, semi[2], n = 0;
+	int inner;
 
 	if (!is(lx, open, "(") || (close = lx->tok[open].match) == NONE ||
-	    !(a = name ? name : taking(p, close + 1, 0)))
+	    !(a = name ? name : on_branch(p, close + 1, &inner)))
 		return;
 	if (is(lx, i, "while")) {
 		decide(p, i, a, NULL, open + 1, close - 1, a->likely, NULL);

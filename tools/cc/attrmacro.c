@@ -591,7 +591,9 @@ int lp_attr_macro_use_shape(const struct lp_lexed *lx)
 		    (lp_tok_is(lx, i - 1, "if") ||
 		     lp_tok_is(lx, i - 1, "while")))
 			return 1;
-		if ((after_branch_head(lx, i - 1) || lp_tok_is(lx, i - 1, ":"))
+		if ((after_branch_head(lx, i - 1) || lp_tok_is(lx, i - 1, ":")
+		     || (i >= 2 && lp_tok_is(lx, i - 1, "{") &&
+			 after_branch_head(lx, i - 2)))
 		    && starts_statement(lx, i + 1))
 			return 1;   /* `if (c) NAME {`, `case 1: NAME x` */
 		if (lp_tok_is(lx, i + 1, "case") ||

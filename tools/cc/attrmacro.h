@@ -116,7 +116,8 @@ const char *lp_attr_macro_partner(const struct lp_attr_macros *m,
 /*! lp_attr_macro_use_shape() :
  *  Whether @lx has a word where a macro spelling an attribute would
  *  stand: a name in capitals or holding "likely", after an if's or a
- *  loop's condition, an else or a label's ':', and followed by '{', a
+ *  loop's condition, an else, a label's ':' or the '{' of a block after
+ *  a condition or an else, and followed by '{', a
  *  word or a prefix operator and its operand (`if (c) UNLIKELY {`,
  *  `if (c) UNLIKELY ++n;`); before a case label; or between if and
  *  its '(' (`if UNLIKELY(c)`).  The cheap test before a tree is read

@@ -101,7 +101,9 @@ static char *macro_call_text(const struct lp_place *pl)
 /*
  * An attribute site as written, from its statement to its attribute:
  * `if (p == end) [[unlikely]]`, `while (n) [[likely]]`; the else's,
- * after the if's condition: `if (c) ... else [[likely]]`; a label's,
+ * after the if's condition: `if (c) ... else [[likely]]`, `if (c) {
+ * [[unlikely]] ... else { [[likely]]` on their blocks' first statements;
+ * a label's,
  * its labels and attribute in their order: `case 3: [[likely]]`,
  * `[[unlikely]] default:`.
  */
@@ -113,6 +115,7 @@ static char *attr_text(const struct lp_place *pl)
 	size_t head_end = a->then != LP_NO_MATCH ?
 		a->then_last + 1 : lx->tok[a->from - 1].match + 1;
 	char *head, *tail, *s;
+	size_t from;
 
 	/* to the last label's ':', or to NAME(c)'s ')' */
 	if ((a->label || (a->then != LP_NO_MATCH && a->then < a->from)) &&
@@ -122,7 +125,11 @@ static char *attr_text(const struct lp_place *pl)
 
 	if (a->other == LP_NO_MATCH)
 		return head;
-	tail = lp_tok_text(lx, a->other - 1, a->other_last + 1);
+	/* from the else, over the '{' of its block where it stands there */
+	from = a->other - 1;
+	if (from > 0 && lp_tok_is(lx, from, "{"))
+		from--;
+	tail = lp_tok_text(lx, from, a->other_last + 1);
 	s = lp_xstrfmt("%s ... %s", head, tail);
 	free(head);
 	free(tail);

@@ -338,7 +338,8 @@ static int word_byte(char c)
  * Deletes the attribute whose '[' is token @at with the blanks after
  * it, or, where only a line break follows, with the blanks before it:
  * `if (c) [[likely]] {` -> `if (c) {`, `else [[unlikely]]\n` ->
- * `else\n`.  Words it stood between keep one space.
+ * `else\n`; a line that holds nothing else goes with it.  Words it
+ * stood between keep one space.
  */
 static void delete_attr(const struct lp_lexed *lx, size_t at, size_t last,
 			struct lp_edits *e)
@@ -350,6 +351,11 @@ static void delete_attr(const struct lp_lexed *lx, size_t at, size_t last,
 	if (end == lx->len || lx->buf[end] == '\n' || lx->buf[end] == '\r')
 		while (start > 0 && blank(lx->buf[start - 1]))
 			start--;
+	/* alone on its line: the line goes, not left blank */
+	if ((start == 0 || lx->buf[start - 1] == '\n') && end < lx->len) {
+		end += lx->buf[end] == '\r';
+		end += end < lx->len && lx->buf[end] == '\n';
+	}
 	add(e, start, end, start > 0 && end < lx->len &&
 	    word_byte(lx->buf[start - 1]) && word_byte(lx->buf[end]) ? " "
 								     : "");

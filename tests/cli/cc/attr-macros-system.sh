@@ -63,16 +63,7 @@ SRC
 for c in g++ clang++; do
 	command -v $c > /dev/null || { echo "$c: missing, skipped"; continue; }
 	for o in -O0 -O2; do
-		rm -f p.lprof
-		CXX=$c $LIKELYPROF c++ -std=c++20 -isystem sys $o src/a.cc \
-			-o p 2> err
-		echo "$c $o: exit $?"
-		cat err
-		LIKELYPROF_FILE=p.lprof ./p > p.out
-		echo "run $?"
-		sed 1d p.out | sort > expected
-		own_site_counts p.lprof | diff expected - &&
-			echo "counts as counted"
+		counted_as_tallied $c $o -std=c++20 -isystem sys src/a.cc
 	done
 	CXX=$c $LIKELYPROF c++ -std=c++20 -isystem sys -O2 -c src/none.cc \
 		-o none.o
