@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -220,10 +221,12 @@ int lp_judge_capture_all(struct lp_capture *c, size_t n,
 			next++;
 		}
 	}
-	/* on an error, leave no child behind */
+	/* on an error, leave no child behind, nor wait for one to end */
 	for (i = next; i < started; i++) {
-		if (c[i].fd_ >= 0)
+		if (c[i].fd_ >= 0) {
+			kill(c[i].pid_, SIGTERM);
 			finish(&c[i]);
+		}
 		free(c[i].out);
 		c[i].out = NULL;
 	}
