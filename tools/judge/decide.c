@@ -429,6 +429,12 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 	}
 	if (lj->shared && !in->sampled && copies_add_up(hint, r, idx, nidx))
 		lj->shared = 0;
+	if (!lj->shared && lp_judge_part_elsewhere(hint, r, idx, nidx)) {
+		lj->unsure = 1;
+		doubt(lj, "a condition of several parts with fewer jumps "
+		      "than parts, in a function that ran a cmov or set (a "
+		      "part may be computed there)");
+	}
 	if (lj->shared)
 		doubt(lj, "several jumps of the line in one function (a "
 		      "condition of several parts, or a macro of many "

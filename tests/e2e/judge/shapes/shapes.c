@@ -528,3 +528,63 @@ __attribute__((noinline)) int err_flag(int x, int y)
 		return -1;
 	return 0;
 }
+
+/*
+ * a check of two parts that never held, whose statement does some work
+ * before its continue: no code of the statement ran, so the condition
+ * never held, and it reads exactly as a chain (a loop of a step the data
+ * decides, which clang does not unroll) ...
+ */
+__attribute__((noinline)) long never_cont(const int *v, int n)
+{
+	const int *p, *end = v + n;
+	long s = 0, bad = 0;
+
+	for (p = v; p < end; p += 1 + (*p & 1)) {
+		if (unlikely(*p > 1000000 || *p == -3)) {
+			bad += *p >> 1;
+			continue;
+		}
+		s += *p & 5;
+	}
+	return s + bad;
+}
+
+/* (a call: no cmov can stand for the code after the if) */
+static __attribute__((noinline)) long weigh(int x)
+{
+	return x & 6;
+}
+
+/* ... not where the statement is the continue alone, which a test may skip */
+__attribute__((noinline)) long never_skip(const int *v, int n)
+{
+	const int *p, *end = v + n;
+	long s = 0;
+
+	for (p = v; p < end; p += 1 + (*p & 1)) {
+		if (unlikely(*p > 1000000 || *p == -5))
+			continue;
+		s += weigh(*p);
+	}
+	return s;
+}
+
+/*
+ * a check whose second part gcc turns into a cmov in the code after the
+ * if: the line's one jump is the first part's, which no reading can tell
+ * from the whole (read by the layout, it was wrong 8% of the time where
+ * the condition held 26%)
+ */
+__attribute__((noinline)) long cmov_part(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] > 11000 || v[i] % 5 == 2))
+			continue;
+		s += v[i] & 6;
+	}
+	return s;
+}
