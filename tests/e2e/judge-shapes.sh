@@ -66,6 +66,11 @@
 #     (which a test may jump past) stays ambiguous, and so does a check
 #     of two parts whose second gcc computes with a cmov in the code
 #     after the if (its line's one jump is the first part's);
+#   - an if whose statement (a macro's, on its line) gcc moves to a
+#     .cold part that jumps back to the code after the if from a line
+#     of that code reads exactly with both compilers: the jump ends
+#     runs of the hint's own side; not where a goto enters that
+#     statement past its start;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -177,6 +182,7 @@ for cc in gcc clang; do
 452 the first part of an && whose rest calls an inline function
 517 the check of two parts with a merged return
 544 the check of two parts that never held, its statement never run
+628 the macro's if whose cold statement jumps back from the next line
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -188,6 +194,7 @@ EXACT
 499 the first part of an && whose rest calls nothing
 566 the check that never held whose statement is a continue alone
 585 the check whose second part gcc computes with a cmov after the if
+643 the if whose cold statement a goto enters past its start
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

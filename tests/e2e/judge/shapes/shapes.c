@@ -588,3 +588,76 @@ __attribute__((noinline)) long cmov_part(const int *v, int n)
 	}
 	return s;
 }
+
+/*
+ * an if whose statement, on its own line from a macro, gcc moves to a
+ * .cold part that ends by jumping back to the code after the if, a value
+ * of the next line reloaded there after the call (libev's
+ * array_needsize): that jump is the statement ending, its every run past
+ * the hint's jump, so the site reads exactly ...
+ */
+struct slot {
+	const int *w;
+	int ev;
+};
+
+struct queue {
+	int cnt[4], max[4];
+	struct slot *s[4];
+};
+
+static struct slot slot_pool[8][4096];
+static int slot_next;
+
+static __attribute__((noinline, cold)) void slots_grow(struct slot **s,
+						       int *max, int n)
+{
+	*max = n + 16;
+	*s = slot_pool[slot_next++ & 7];
+}
+
+#define NEEDSIZE(base, cur, cnt) if (unlikely((cnt) > (cur))) { slots_grow(&(base), &(cur), (cnt)); }
+
+void queue_put(struct queue *q, int *pend, int pri, int ev);
+void queue_force(struct queue *q, int *pend, int pri, int ev);
+
+__attribute__((noinline)) void queue_put(struct queue *q, int *pend, int pri,
+					 int ev)
+{
+	*pend = ++q->cnt[pri];
+	NEEDSIZE(q->s[pri], q->max[pri], *pend);
+	q->s[pri][*pend - 1].w = pend;
+	q->s[pri][*pend - 1].ev = ev;
+}
+
+/*
+ * ... not where a goto enters that statement past its start: the jump
+ * back then ends runs that never passed the hint's jump
+ */
+__attribute__((noinline)) void queue_force(struct queue *q, int *pend,
+					   int pri, int ev)
+{
+	*pend = ++q->cnt[pri];
+	if (ev % 7 == 3)
+		goto grow;
+	if (unlikely(*pend > q->max[pri])) { seen++; grow: slots_grow(&q->s[pri], &q->max[pri], *pend); }
+	q->s[pri][*pend - 1].w = pend;
+	q->s[pri][*pend - 1].ev = ev;
+}
+
+__attribute__((noinline)) long queue_run(const int *v, int n)
+{
+	static struct queue q;
+	static int pend[8];
+	long s = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		q.cnt[i] = 0;
+	for (i = 0; i < n; i++) {
+		queue_put(&q, &pend[i & 7], i & 3, v[i]);
+		queue_force(&q, &pend[(i + 1) & 7], (i + 1) & 3, v[i]);
+		s += pend[i & 7];
+	}
+	return s;
+}
