@@ -71,6 +71,10 @@
 #     of that code reads exactly with both compilers: the jump ends
 #     runs of the hint's own side; not where a goto enters that
 #     statement past its start;
+#   - a hint after a call of a function that returns a constant
+#     ("MEM_64bits() && UNLIKELY(x)") reads exactly as the whole
+#     condition with both compilers; one after a call whose value the
+#     run decides stays ambiguous;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -183,6 +187,7 @@ for cc in gcc clang; do
 517 the check of two parts with a merged return
 544 the check of two parts that never held, its statement never run
 628 the macro's if whose cold statement jumps back from the next line
+689 the hint after a call of a function returning a constant
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -195,6 +200,7 @@ EXACT
 566 the check that never held whose statement is a continue alone
 585 the check whose second part gcc computes with a cmov after the if
 643 the if whose cold statement a goto enters past its start
+694 the hint after a call whose value the run decides
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

@@ -50,7 +50,8 @@ int lp_judge_joins_from(const struct lp_insns *in, const struct lp_insn *j,
 		long i = lp_code_at(in, j->obj, addr);
 		const struct lp_code_insn *c;
 
-		if (i < 0 || entered_elsewhere(in, j->obj, i, addr, from, jumped))
+		if (i < 0 ||
+		    entered_elsewhere(in, j->obj, i, addr, from, jumped))
 			return 0;
 		if (addr == src)
 			return 1;

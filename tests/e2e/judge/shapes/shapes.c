@@ -661,3 +661,41 @@ __attribute__((noinline)) long queue_run(const int *v, int n)
 	}
 	return s;
 }
+
+/*
+ * a hint after a call of a function that returns a constant (zstd's
+ * "MEM_64bits() && UNLIKELY(...)"): where the condition has code at all,
+ * the call held, and the hint is the whole condition ...
+ */
+static inline unsigned wide_words(void)
+{
+	return sizeof(long) == 8;
+}
+
+static int knob_on = 1;
+
+/* ... not after a call whose value the run decides */
+static inline int knob(void)
+{
+	return knob_on;
+}
+
+__attribute__((noinline)) long after_const(const int *v, int n)
+{
+	long s = 0, odd = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (wide_words() && unlikely(v[i] % 7 == 4)) {
+			odd += v[i];
+			s ^= odd;
+		}
+		knob_on = (v[i] & 3) != 1;
+		if (knob() && unlikely(v[i] % 11 == 3)) {
+			odd -= v[i];
+			s ^= odd >> 2;
+		}
+		s += v[i] & 3;
+	}
+	return s + odd;
+}
