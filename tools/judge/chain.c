@@ -449,18 +449,46 @@ static int never_entered(const struct chain *ch, const struct lp_hint *hint,
 	return 1;
 }
 
-/* Did a cmov or set of function @sym of @obj run? */
-static int ran_a_test(const struct lp_insns *in, const char *obj,
-		      const char *sym)
+#define NEAR_MAX 48
+
+/*
+ * Did a cmov or set run on the code near jump @j: from its sides on,
+ * both sides of every jump, up to NEAR_MAX instructions, no further than
+ * a call or a return?  A part computed without a jump must be decided
+ * before the statement, or the code after the if, does anything a call
+ * could see: near the jump, not anywhere in a large function (zstd's
+ * decoder, whose third part is folded away, runs cmovs elsewhere).
+ */
+static int test_near(const struct lp_insns *in, const struct lp_insn *j)
 {
-	size_t i;
+	uint64_t todo[NEAR_MAX], seen[NEAR_MAX];
+	size_t ntodo = 0, nseen = 0, k;
 
-	for (i = 0; i < in->nr; i++) {
-		const struct lp_insn *c = &in->v[i];
+	todo[ntodo++] = j->target;
+	todo[ntodo++] = j->next;
+	while (ntodo && nseen < NEAR_MAX) {
+		uint64_t addr = todo[--ntodo];
+		long i = lp_code_at(in, j->obj, addr);
+		const struct lp_code_insn *c;
+		const struct lp_insn *ins;
 
-		if (c->test && c->exe && c->sym && !strcmp(c->obj, obj) &&
-		    lp_same_function(c->sym, sym))
+		for (k = 0; k < nseen && seen[k] != addr; k++)
+			;
+		if (i < 0 || k < nseen)
+			continue;
+		seen[nseen++] = addr;
+		c = &in->code[i];
+		ins = lp_insns_find(in, j->obj, addr);
+		if (ins && ins->test && ins->exe)
 			return 1;
+		if (c->call || c->flow == LP_FLOW_END)
+			continue;
+		if ((c->flow == LP_FLOW_COND || c->flow == LP_FLOW_JMP) &&
+		    ntodo < NEAR_MAX)
+			todo[ntodo++] = c->target;
+		if (c->flow != LP_FLOW_JMP && (size_t)i + 1 < in->code_nr &&
+		    !strcmp(in->code[i + 1].obj, c->obj) && ntodo < NEAR_MAX)
+			todo[ntodo++] = in->code[i + 1].addr;
 	}
 	return 0;
 }
@@ -487,7 +515,7 @@ int lp_judge_part_elsewhere(const struct lp_hint *hint,
 			n += b->cond && b->sym && !strcmp(a->obj, b->obj) &&
 			     lp_same_function(a->sym, b->sym);
 		}
-		if (n < parts && ran_a_test(in, a->obj, a->sym))
+		if (n < parts && test_near(in, a))
 			return 1;
 	}
 	return 0;

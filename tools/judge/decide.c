@@ -433,8 +433,8 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 	if (!lj->shared && lp_judge_part_elsewhere(hint, r, idx, nidx)) {
 		lj->unsure = 1;
 		doubt(lj, "a condition of several parts with fewer jumps "
-		      "than parts, in a function that ran a cmov or set (a "
-		      "part may be computed there)");
+		      "than parts, a cmov or set run near them (a part may "
+		      "be computed there)");
 	}
 	if (lj->shared)
 		doubt(lj, "several jumps of the line in one function (a "
