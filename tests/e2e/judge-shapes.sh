@@ -60,6 +60,21 @@
 #   - an error check of two parts whose "return -1;" is merged with the
 #     function's others reads exactly as a chain through that block,
 #     with both compilers;
+#   - a check of two parts that never held, whose statement does some
+#     work before its continue and never ran, reads exactly as a chain
+#     with both compilers; one whose statement is the continue alone
+#     (which a test may jump past) stays ambiguous, and so does a check
+#     of two parts whose second gcc computes with a cmov in the code
+#     after the if (its line's one jump is the first part's);
+#   - an if whose statement (a macro's, on its line) gcc moves to a
+#     .cold part that jumps back to the code after the if from a line
+#     of that code reads exactly with both compilers: the jump ends
+#     runs of the hint's own side; not where a goto enters that
+#     statement past its start;
+#   - a hint after a call of a function that returns a constant
+#     ("MEM_64bits() && UNLIKELY(x)") reads exactly as the whole
+#     condition with both compilers; one after a call whose value the
+#     run decides stays ambiguous;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -170,6 +185,9 @@ for cc in gcc clang; do
 213 the goto out of a loop
 452 the first part of an && whose rest calls an inline function
 517 the check of two parts with a merged return
+544 the check of two parts that never held, its statement never run
+628 the macro's if whose cold statement jumps back from the next line
+689 the hint after a call of a function returning a constant
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -179,6 +197,10 @@ EXACT
 397 the chain with a callee in its condition
 417 the goto to a label other jumps reach
 499 the first part of an && whose rest calls nothing
+566 the check that never held whose statement is a continue alone
+585 the check whose second part gcc computes with a cmov after the if
+643 the if whose cold statement a goto enters past its start
+694 the hint after a call whose value the run decides
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

@@ -3,8 +3,9 @@
  * loop's condition (where a backward jump is the loop's), the lines of
  * the statement an if guards (which side a jump goes to, whatever the
  * layout), a hint that is only a part of its condition (whose line
- * may hold the other parts' tests), and an if whose statement is a goto
- * to a label after it (where the goto goes first)
+ * may hold the other parts' tests) or that follows only calls of
+ * constant functions (the whole, then), and an if whose statement is a
+ * goto to a label after it (where the goto goes first)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,21 @@ static const char source[] =
 	"\telse if (unlikely(v[4] == 1) && g(v, 4))\n"
 	"\t\treturn 6;\n"
 	"\treturn 0;\n"
+	"}\n"
+	"static inline unsigned wide(void) { return sizeof(long) == 8; }\n"
+	"static int dial;\n"                                     /* 56 */
+	"static inline int knob(void) { return dial; }\n"
+	"int k(int *v)\n"
+	"{\n"
+	"\tif (wide() && unlikely(v[0] == 9))\n"                /* 60 */
+	"\t\treturn 1;\n"
+	"\tif (knob() && unlikely(v[1] == 9))\n"
+	"\t\treturn 2;\n"
+	"\tif (wide() || unlikely(v[2] == 9))\n"
+	"\t\treturn 3;\n"                                        /* 65 */
+	"\tif ((wide()) && (wide()) && (unlikely(v[3] == 9)))\n"
+	"\t\treturn 4;\n"
+	"\treturn 0;\n"
 	"}\n";
 
 static struct lp_hints hints;
@@ -110,7 +126,7 @@ static int setup(void)
 
 static void test_hints__all_found(void)
 {
-	LP_CHECK_INT(hints.nr, 15);
+	LP_CHECK_INT(hints.nr, 19);
 }
 
 static void test_hints__loop_conditions(void)
@@ -157,6 +173,16 @@ static void test_hints__first_parts(void)
 	LP_CHECK(at(51) && at(51)->first == '&' && at(51)->then_first == 52);
 }
 
+static void test_hints__after_constants(void)
+{
+	/* after calls of constant functions: the hint is the whole */
+	LP_CHECK(at(60) && !at(60)->part && at(60)->then_first == 61);
+	LP_CHECK(at(66) && !at(66)->part && at(66)->then_first == 67);
+	/* after a call whose value a variable decides, or an || */
+	LP_CHECK(at(62) && at(62)->part);
+	LP_CHECK(at(64) && at(64)->part);
+}
+
 static void test_hints__gotos(void)
 {
 	/* a label after the if: its lines to the closing brace */
@@ -180,6 +206,7 @@ int main(void)
 	LP_TEST(test_hints__guarded_lines);
 	LP_TEST(test_hints__parts);
 	LP_TEST(test_hints__first_parts);
+	LP_TEST(test_hints__after_constants);
 	LP_TEST(test_hints__gotos);
 	lp_hints_release(&hints);
 	return lp_test_done();

@@ -288,7 +288,8 @@ static int entered_only_by_chain(const struct chain *ch,
 		const struct lp_insn *ins = lp_insns_find(in, ch->land[i].obj,
 							   ch->land[i].addr);
 
-		if (!ins || ins->exe != ch->land[i].n)
+		/* not among callgrind's instructions: it never ran */
+		if ((ins ? ins->exe : 0) != ch->land[i].n)
 			return 0;
 	}
 	return 1;
@@ -405,6 +406,121 @@ static int a_jump_per_part(const struct lp_hint *hint,
 	return 1;
 }
 
+/*
+ * A statement that jumps (a continue, a return) and was never entered:
+ * a test may have jumped straight to where it goes, skipping its code,
+ * and its flow read as the condition not holding.  Not where each
+ * function whose tests ran has a side that lands in the statement's
+ * code (a function's, by then_has_code(), that does some work, which
+ * no jump can skip) and no code of the statement's lines ran there:
+ * the condition never held.
+ */
+static int never_entered(const struct chain *ch, const struct lp_hint *hint,
+			 const struct lp_runs *r, const size_t *idx,
+			 size_t nidx)
+{
+	const struct lp_insns *in = r->in;
+	size_t k, i;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *a = &in->v[idx[k]];
+		int landed = 0;
+
+		if (!a->exe)
+			continue;
+		for (i = 0; i < ch->nland && !landed; i++)
+			landed = a->sym && ch->land[i].sym &&
+				 !strcmp(ch->land[i].obj, a->obj) &&
+				 lp_same_function(ch->land[i].sym, a->sym);
+		if (!landed)
+			return 0;
+	}
+	for (i = 0; i < in->nr; i++) {
+		const struct lp_insn *c = &in->v[i];
+		const char *real;
+
+		if (!c->exe || c->line < hint->then_first ||
+		    c->line > hint->then_last)
+			continue;
+		real = lp_real_of(r->cache, c->file);
+		if (real && !strcmp(real, hint->real))
+			return 0;
+	}
+	return 1;
+}
+
+#define NEAR_MAX 48
+
+/*
+ * Did a cmov or set run on the code near jump @j: from its sides on,
+ * both sides of every jump, up to NEAR_MAX instructions, no further than
+ * a call or a return?  A part computed without a jump must be decided
+ * before the statement, or the code after the if, does anything a call
+ * could see: near the jump, not anywhere in a large function (zstd's
+ * decoder, whose third part is folded away, runs cmovs elsewhere).
+ */
+static int test_near(const struct lp_insns *in, const struct lp_insn *j)
+{
+	uint64_t todo[NEAR_MAX], seen[NEAR_MAX];
+	size_t ntodo = 0, nseen = 0, k;
+
+	todo[ntodo++] = j->target;
+	todo[ntodo++] = j->next;
+	while (ntodo && nseen < NEAR_MAX) {
+		uint64_t addr = todo[--ntodo];
+		long i = lp_code_at(in, j->obj, addr);
+		const struct lp_code_insn *c;
+		const struct lp_insn *ins;
+
+		for (k = 0; k < nseen && seen[k] != addr; k++)
+			;
+		if (i < 0 || k < nseen)
+			continue;
+		seen[nseen++] = addr;
+		c = &in->code[i];
+		ins = lp_insns_find(in, j->obj, addr);
+		if (ins && ins->test && ins->exe)
+			return 1;
+		if (c->call || c->flow == LP_FLOW_END)
+			continue;
+		if ((c->flow == LP_FLOW_COND || c->flow == LP_FLOW_JMP) &&
+		    ntodo < NEAR_MAX)
+			todo[ntodo++] = c->target;
+		if (c->flow != LP_FLOW_JMP && (size_t)i + 1 < in->code_nr &&
+		    !strcmp(in->code[i + 1].obj, c->obj) && ntodo < NEAR_MAX)
+			todo[ntodo++] = in->code[i + 1].addr;
+	}
+	return 0;
+}
+
+int lp_judge_part_elsewhere(const struct lp_hint *hint,
+			    const struct lp_runs *r, const size_t *idx,
+			    size_t nidx)
+{
+	const struct lp_insns *in = r->in;
+	size_t parts = lp_judge_cond_parts(hint->cond), k, m, n;
+
+	if (parts < 2)
+		return 0;
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *a = &in->v[idx[k]];
+
+		if (!a->exe || !a->cond)
+			continue;
+		if (!a->sym)
+			return 1;
+		for (n = m = 0; m < nidx; m++) {
+			const struct lp_insn *b = &in->v[idx[m]];
+
+			n += b->cond && b->sym && !strcmp(a->obj, b->obj) &&
+			     lp_same_function(a->sym, b->sym);
+		}
+		if (n < parts && test_near(in, a))
+			return 1;
+	}
+	return 0;
+}
+
 /* The chain read, with merged returns when @ch->ret: whether it adds up. */
 static int read_flows(struct chain *ch, const struct lp_hint *hint,
 		      const struct lp_runs *r, struct lp_real_cache *cache,
@@ -427,10 +543,13 @@ static int read_flows(struct chain *ch, const struct lp_hint *hint,
 		ok = a > 0 && b > 0 && a != b;
 	}
 	/* a statement that jumps may be skipped: never entered, no reading */
-	return ok && (ch->t || !hint->then_jumps) &&
+	return ok &&
+	       (ch->t || !hint->then_jumps ||
+		(!ch->ret && never_entered(ch, hint, r, idx, nidx))) &&
 	       chain_balanced(ch, r, idx, nidx, hint) &&
 	       entered_only_by_chain(ch, r->in) && ch->t + ch->f &&
-	       (!ch->ret || a_jump_per_part(hint, r->in, idx, nidx));
+	       (!ch->ret || a_jump_per_part(hint, r->in, idx, nidx)) &&
+	       !lp_judge_part_elsewhere(hint, r, idx, nidx);
 }
 
 int lp_judge_read_chain(struct lp_prof_site *s, const struct lp_hint *hint,

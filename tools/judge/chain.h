@@ -66,4 +66,16 @@ int lp_judge_return_side(const struct lp_hint *hint, const struct lp_runs *r,
 int lp_judge_return_path(const struct lp_hint *hint, const struct lp_runs *r,
 			 const struct lp_insn *j, uint64_t addr);
 
+/*! lp_judge_part_elsewhere() :
+ *  Has @hint's condition more parts (&&, ||) than the jumps @idx of its
+ *  line in a function where they ran, and did a cmov or set run near
+ *  one of them (on its sides, before a call)?  Then the jumps may test
+ *  some parts only, the others computed without a jump, on other lines
+ *  (gcc turns "|| x == K" before a continue into a cmov in the code
+ *  after the if): no reading of those jumps is the condition's.
+ */
+int lp_judge_part_elsewhere(const struct lp_hint *hint,
+			    const struct lp_runs *r, const size_t *idx,
+			    size_t nidx);
+
 #endif /* LP_JUDGE_CHAIN_H */

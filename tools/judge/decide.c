@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "judge/chain.h"
+#include "judge/joins.h"
 #include "judge/judge.h"
 #include "judge/where.h"
 #include "usage.h"
@@ -429,6 +430,12 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 	}
 	if (lj->shared && !in->sampled && copies_add_up(hint, r, idx, nidx))
 		lj->shared = 0;
+	if (!lj->shared && lp_judge_part_elsewhere(hint, r, idx, nidx)) {
+		lj->unsure = 1;
+		doubt(lj, "a condition of several parts with fewer jumps "
+		      "than parts, a cmov or set run near them (a part may "
+		      "be computed there)");
+	}
 	if (lj->shared)
 		doubt(lj, "several jumps of the line in one function (a "
 		      "condition of several parts, or a macro of many "
@@ -548,10 +555,14 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
  * guards: some evaluations skipped the hint's jump (the compiler threaded
  * a test it knew the outcome of, as a find loop that ends on an empty
  * slot going straight to the code for "not found"), so its counts miss
- * them.  A goto or a shared return block looks the same: unsure.
+ * them.  A goto or a shared return block looks the same: unsure.  Not
+ * a jump that only runs after @other, @j's other side (an if's statement
+ * placed out of line jumping back from a line of the code after it):
+ * that is @j's own flow joining.
  */
 static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
-			  const struct lp_insn *j, uint64_t to, int ret)
+			  const struct lp_insn *j, uint64_t to, int ret,
+			  uint64_t other)
 {
 	const struct lp_insns *in = r->in;
 	size_t n;
@@ -563,7 +574,8 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 		if (e->addr == j->addr || !k || !k->exe ||
 		    (k->cond && !k->taken))
 			continue;
-		if (!own_edge(hint, r, e, ret))
+		if (!own_edge(hint, r, e, ret) &&
+		    !lp_judge_joins_from(in, j, other, e->addr))
 			return 1;
 	}
 	return 0;
@@ -689,12 +701,12 @@ static int region_entered(const struct lp_hint *hint,
 static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
 			const struct lp_insn *j, uint64_t start, int ret)
 {
-	uint64_t at = start;
+	uint64_t at = start, other = start == j->target ? j->next : j->target;
 
-	if (foreign_inflow(hint, r, j, start, ret))
+	if (foreign_inflow(hint, r, j, start, ret, other))
 		return 1;
 	if (!own_line_exit(hint, r, j->obj, start, &at) && at != start &&
-	    foreign_inflow(hint, r, j, at, ret))
+	    foreign_inflow(hint, r, j, at, ret, other))
 		return 1;
 	return hint->then_first > 0 && hint->then_first <= hint->then_last &&
 	       region_entered(hint, r, j, at, ret);

@@ -289,6 +289,7 @@ struct parens {
 	size_t depth;
 	int after;              /* the last token was while, for or if */
 	int if_alone;           /* ... an if alone on its line so far */
+	const char *text;       /* the unit: the functions a condition calls */
 };
 
 /*
@@ -342,7 +343,9 @@ static void paren_close(struct parens *ps, struct bodies *bs,
 	if (d >= sizeof(ps->kw) || ps->kw[d] == KW_NONE ||
 	    ps->hints_at[d] == nhints)
 		return;
-	if (!lp_judge_whole_condition(ps->open_at[d] + 1, p)) {
+	if (!lp_judge_whole_condition(ps->open_at[d] + 1, p) &&
+	    (nhints != ps->hints_at[d] + 1 ||
+	     !lp_judge_after_constants(ps->text, ps->open_at[d] + 1, p))) {
 		const char *rest;
 		size_t i;
 		int op;
@@ -635,6 +638,7 @@ static void scan_text(struct scan *sc, const char *p)
 	struct bodies bs;
 
 	memset(&ps, 0, sizeof(ps));
+	ps.text = p;
 	bs.nr = 0;
 
 	while (*p) {

@@ -147,3 +147,160 @@ size_t lp_judge_cond_parts(const char *cond)
 	}
 	return n;
 }
+
+/* [@s, @e) without white space and enclosing parentheses at both ends. */
+static void trim(const char **s, const char **e)
+{
+	for (;;) {
+		const char *a = *s, *b = *e;
+		int depth = 0;
+
+		while (a < b && strchr(" \t\n", *a))
+			a++;
+		while (b > a && strchr(" \t\n", b[-1]))
+			b--;
+		*s = a;
+		*e = b;
+		if (b - a < 2 || *a != '(' || b[-1] != ')')
+			return;
+		/* "(x) && (y)": the first '(' closes before the end */
+		for (; a < b - 1; a++) {
+			if (*a == '"' || *a == '\'') {
+				a = lp_judge_skip_literal(a) - 1;
+				continue;
+			}
+			depth += *a == '(';
+			depth -= *a == ')';
+			if (!depth)
+				return;
+		}
+		(*s)++;
+		(*e)--;
+	}
+}
+
+/*
+ * Is [@s, @e) a constant expression: numbers, operators, parentheses
+ * and sizeof(...) (of a type or not, its value fixed by the target)?
+ */
+static int constant_expr(const char *s, const char *e)
+{
+	while (s < e) {
+		if (e - s > 6 && !memcmp(s, "sizeof", 6) &&
+		    !lp_judge_ident_char(s[6])) {
+			int depth = 0;
+
+			for (s += 6; s < e && strchr(" \t\n", *s); s++)
+				;
+			if (s == e || *s != '(')
+				return 0;
+			for (; s < e; s++) {
+				depth += *s == '(';
+				if (*s == ')' && !--depth)
+					break;
+			}
+			if (s++ == e)
+				return 0;
+		} else if (*s >= '0' && *s <= '9') {
+			while (s < e && lp_judge_ident_char(*s))
+				s++;       /* 8, 0x7f, 8UL */
+		} else if (lp_judge_ident_char(*s) ||
+			   !strchr(" \t\n()=<>!&|^~+-*/%", *s)) {
+			return 0;
+		} else {
+			s++;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Does @text define function @name, of no parameters, as "{ return E; }"
+ * with E a constant expression?
+ */
+static int constant_function(const char *text, const char *end,
+			     const char *name, size_t n)
+{
+	const char *p, *q, *r;
+
+	for (p = text; p < end && (p = strstr(p, name)) && p < end; p += n) {
+		if ((p > text && lp_judge_ident_char(p[-1])) ||
+		    lp_judge_ident_char(p[n]))
+			continue;
+		for (q = p + n; *q == ' '; q++)
+			;
+		if (!strncmp(q, "(void)", 6))
+			q += 6;
+		else if (!strncmp(q, "()", 2))
+			q += 2;
+		else
+			continue;
+		while (strchr(" \t\n", *q) && *q)
+			q++;
+		if (*q++ != '{')
+			continue;
+		while (strchr(" \t\n", *q) && *q)
+			q++;
+		if (strncmp(q, "return", 6) || lp_judge_ident_char(q[6]) ||
+		    !(r = strchr(q, ';')))
+			continue;
+		if (!constant_expr(q + 6, r))
+			continue;
+		for (r++; strchr(" \t\n", *r) && *r; r++)
+			;
+		if (*r == '}')
+			return 1;
+	}
+	return 0;
+}
+
+/* Is [@s, @e) "name()" of such a function of @text (up to @end)? */
+static int constant_call(const char *text, const char *end, const char *s,
+			 const char *e)
+{
+	const char *p = s;
+	char name[128];
+
+	trim(&s, &e);
+	for (p = s; p < e && lp_judge_ident_char(*p); p++)
+		;
+	if (p == s || (size_t)(p - s) >= sizeof(name) ||
+	    (*s >= '0' && *s <= '9'))
+		return 0;
+	memcpy(name, s, (size_t)(p - s));
+	name[p - s] = '\0';
+	while (p < e && *p == ' ')
+		p++;
+	if (e - p < 2 || p[0] != '(')
+		return 0;
+	for (p++; p < e && strchr(" \t\n", *p); p++)
+		;
+	if (p != e - 1 || *p != ')')
+		return 0;
+	return constant_function(text, end, name, strlen(name));
+}
+
+int lp_judge_after_constants(const char *text, const char *s, const char *e)
+{
+	const char *part = s, *p;
+	int depth = 0;
+
+	trim(&s, &e);
+	for (p = part = s; p < e; p++) {
+		if (*p == '"' || *p == '\'') {
+			p = lp_judge_skip_literal(p) - 1;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')') {
+			depth--;
+		} else if (*p == '?' || (!depth && p[0] == '|' &&
+					       p + 1 < e && p[1] == '|')) {
+			return 0;
+		} else if (!depth && p[0] == '&' && p + 1 < e && p[1] == '&') {
+			if (!constant_call(text, s, part, p))
+				return 0;
+			part = ++p + 1;
+		}
+	}
+	return part != s && lp_judge_whole_condition(part, e);
+}

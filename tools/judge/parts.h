@@ -28,4 +28,13 @@ int lp_judge_first_part(const char *s, const char *e, const char **rest);
  */
 size_t lp_judge_cond_parts(const char *cond);
 
+/*! lp_judge_after_constants() :
+ *  Is [@s, @e) "K() && ... && HINT", the hint last, each K a function
+ *  that @text (the unit before @s) defines with no parameters as
+ *  "{ return E; }", E a constant expression (zstd's MEM_64bits())?
+ *  Where the condition has code at all, every K held, and the statement
+ *  runs exactly when the hint's condition did: the hint is the whole.
+ */
+int lp_judge_after_constants(const char *text, const char *s, const char *e);
+
 #endif /* LP_JUDGE_PARTS_H */

@@ -528,3 +528,174 @@ __attribute__((noinline)) int err_flag(int x, int y)
 		return -1;
 	return 0;
 }
+
+/*
+ * a check of two parts that never held, whose statement does some work
+ * before its continue: no code of the statement ran, so the condition
+ * never held, and it reads exactly as a chain (a loop of a step the data
+ * decides, which clang does not unroll) ...
+ */
+__attribute__((noinline)) long never_cont(const int *v, int n)
+{
+	const int *p, *end = v + n;
+	long s = 0, bad = 0;
+
+	for (p = v; p < end; p += 1 + (*p & 1)) {
+		if (unlikely(*p > 1000000 || *p == -3)) {
+			bad += *p >> 1;
+			continue;
+		}
+		s += *p & 5;
+	}
+	return s + bad;
+}
+
+/* (a call: no cmov can stand for the code after the if) */
+static __attribute__((noinline)) long weigh(int x)
+{
+	return x & 6;
+}
+
+/* ... not where the statement is the continue alone, which a test may skip */
+__attribute__((noinline)) long never_skip(const int *v, int n)
+{
+	const int *p, *end = v + n;
+	long s = 0;
+
+	for (p = v; p < end; p += 1 + (*p & 1)) {
+		if (unlikely(*p > 1000000 || *p == -5))
+			continue;
+		s += weigh(*p);
+	}
+	return s;
+}
+
+/*
+ * a check whose second part gcc turns into a cmov in the code after the
+ * if: the line's one jump is the first part's, which no reading can tell
+ * from the whole (read by the layout, it was wrong 8% of the time where
+ * the condition held 26%)
+ */
+__attribute__((noinline)) long cmov_part(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (unlikely(v[i] > 11000 || v[i] % 5 == 2))
+			continue;
+		s += v[i] & 6;
+	}
+	return s;
+}
+
+/*
+ * an if whose statement, on its own line from a macro, gcc moves to a
+ * .cold part that ends by jumping back to the code after the if, a value
+ * of the next line reloaded there after the call (libev's
+ * array_needsize): that jump is the statement ending, its every run past
+ * the hint's jump, so the site reads exactly ...
+ */
+struct slot {
+	const int *w;
+	int ev;
+};
+
+struct queue {
+	int cnt[4], max[4];
+	struct slot *s[4];
+};
+
+static struct slot slot_pool[8][4096];
+static int slot_next;
+
+static __attribute__((noinline, cold)) void slots_grow(struct slot **s,
+						       int *max, int n)
+{
+	*max = n + 16;
+	*s = slot_pool[slot_next++ & 7];
+}
+
+#define NEEDSIZE(base, cur, cnt) if (unlikely((cnt) > (cur))) { slots_grow(&(base), &(cur), (cnt)); }
+
+void queue_put(struct queue *q, int *pend, int pri, int ev);
+void queue_force(struct queue *q, int *pend, int pri, int ev);
+
+__attribute__((noinline)) void queue_put(struct queue *q, int *pend, int pri,
+					 int ev)
+{
+	*pend = ++q->cnt[pri];
+	NEEDSIZE(q->s[pri], q->max[pri], *pend);
+	q->s[pri][*pend - 1].w = pend;
+	q->s[pri][*pend - 1].ev = ev;
+}
+
+/*
+ * ... not where a goto enters that statement past its start: the jump
+ * back then ends runs that never passed the hint's jump
+ */
+__attribute__((noinline)) void queue_force(struct queue *q, int *pend,
+					   int pri, int ev)
+{
+	*pend = ++q->cnt[pri];
+	if (ev % 7 == 3)
+		goto grow;
+	if (unlikely(*pend > q->max[pri])) { seen++; grow: slots_grow(&q->s[pri], &q->max[pri], *pend); }
+	q->s[pri][*pend - 1].w = pend;
+	q->s[pri][*pend - 1].ev = ev;
+}
+
+__attribute__((noinline)) long queue_run(const int *v, int n)
+{
+	static struct queue q;
+	static int pend[8];
+	long s = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		q.cnt[i] = 0;
+	for (i = 0; i < n; i++) {
+		queue_put(&q, &pend[i & 7], i & 3, v[i]);
+		queue_force(&q, &pend[(i + 1) & 7], (i + 1) & 3, v[i]);
+		s += pend[i & 7];
+	}
+	return s;
+}
+
+/*
+ * a hint after a call of a function that returns a constant (zstd's
+ * "MEM_64bits() && UNLIKELY(...)"): where the condition has code at all,
+ * the call held, and the hint is the whole condition ...
+ */
+static inline unsigned wide_words(void)
+{
+	return sizeof(long) == 8;
+}
+
+static int knob_on = 1;
+
+/* ... not after a call whose value the run decides */
+static inline int knob(void)
+{
+	return knob_on;
+}
+
+__attribute__((noinline)) long after_const(const int *v, int n)
+{
+	long s = 0, odd = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (wide_words() && unlikely(v[i] % 7 == 4)) {
+			odd += v[i];
+			s ^= odd;
+		}
+		knob_on = (v[i] & 3) != 1;
+		if (knob() && unlikely(v[i] % 11 == 3)) {
+			odd -= v[i];
+			s ^= odd >> 2;
+		}
+		s += v[i] & 3;
+	}
+	return s + odd;
+}

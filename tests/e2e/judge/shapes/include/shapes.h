@@ -36,6 +36,11 @@ long first_or(const int *v, int n);
 long first_plain(const int *v, int n);
 int errs_two(const int *v, int n, int i);
 int err_flag(int x, int y);
+long never_cont(const int *v, int n);
+long never_skip(const int *v, int n);
+long cmov_part(const int *v, int n);
+long queue_run(const int *v, int n);
+long after_const(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
