@@ -9,17 +9,18 @@
 #include "test.h"
 
 static struct lp_hint hint_likely = {
-	"likely", 1, 1, 0, -1, 1, 0, 0, -1, NULL
+	"likely", 1, 1, 0, -1, 1, 0, 0, -1, NULL, NULL, NULL
 };
 static struct lp_hint hint_unlikely = {
-	"unlikely", 0, 1, 0, -1, 1, 0, 0, -1, NULL
+	"unlikely", 0, 1, 0, -1, 1, 0, 0, -1, NULL, NULL, NULL
 };
 static struct lp_hint hint_expect = {
-	"__builtin_expect", -0x7fffffffL - 1, 2, 0, 1, 0, 0, 0, -1, NULL
+	"__builtin_expect", -0x7fffffffL - 1, 2, 0, 1, 0, 0, 0, -1, NULL, NULL,
+	NULL
 };
 static struct lp_hint hint_prob = {
 	"__builtin_expect_with_probability", -0x7fffffffL - 1, 3, 0, 1, 0, 0,
-	1, 2, NULL
+	1, 2, NULL, NULL, NULL
 };
 
 static char *result;
@@ -229,7 +230,7 @@ static const char *restate(const char *src, const struct lp_hint *h,
 static void test_restate__number(void)
 {
 	static struct lp_hint body_number = {
-		"mostly", 1, 1, 0, -1, 0, 0, 1, -1, NULL
+		"mostly", 1, 1, 0, -1, 0, 0, 1, -1, NULL, NULL, NULL
 	};
 
 	LP_CHECK_STR(restate("if (__builtin_expect_with_probability(x > 1, 1, "

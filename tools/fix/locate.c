@@ -147,6 +147,11 @@ static struct lp_srcfile *find_file(struct lp_tree *t, const char *path,
 	else if (ntop == 1 && top_one->is_link)
 		*why = lp_xstrfmt("'%s' is a symbolic link; not following it",
 				  top_one->rel);
+	else if (ntop == 1 && !lp_profile_name_readable(func))
+		*why = lp_xstrfmt("no annotation of '%s' has the site's line "
+				  "and condition ('%s' is the compiler's name "
+				  "of a lambda or another body no definition "
+				  "names)", top_one->rel, func);
 	else if (ntop == 1)
 		*why = lp_xstrfmt("no function '%s' in '%s'", func,
 				  top_one->rel);
@@ -255,6 +260,7 @@ static void place_slot(struct lp_place *pl, const struct lp_slot *s,
 	pl->hint = s->hint;
 	pl->expect = s->expect;
 	pl->call_file = call_file;
+	pl->fn = s->fn;
 	pl->line = s->lo;
 	pl->macro = s->macro;
 	pl->opposite = !compatible(p, s);

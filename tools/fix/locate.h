@@ -59,6 +59,12 @@ struct lp_hint {
 	int prob_arg;
 	const char *partner;    /* an attribute's spelling the other way,
 				   or NULL where the tree has none */
+	/*
+	 * What the spelling writes around the condition's argument in the
+	 * condition it hands __builtin_expect (abseil's `false || (x)`:
+	 * "false || (" and ")"), or NULL: the profile records that.
+	 */
+	char *cond_pre, *cond_post;
 };
 
 /* A file of the tree, loaded on demand. */
@@ -105,6 +111,7 @@ struct lp_place {
 	const struct lp_hint *hint;
 	long expect;            /* the annotation's value, if known */
 	struct lp_srcfile *call_file;   /* the profile's file, found */
+	const struct lp_func *fn;       /* the function of the tree there */
 	unsigned line;          /* the site's line in call_file */
 	const char *macro;      /* the macro whose body holds it, or NULL */
 	int opposite;           /* the tree's points the other way */

@@ -32,6 +32,10 @@ const char *lp_fix_where_name(const struct lp_fix_run *st,
 
 	if (t->pl->macro)
 		snprintf(buf, size, "%s", t->pl->macro);
+	else if (s->func && !strcmp(s->func, "operator()") && t->pl->fn &&
+		 strcmp(t->pl->fn->name, "operator()"))
+		/* a lambda's body is compiled as a function of its own */
+		snprintf(buf, size, "the lambda in %s()", t->pl->fn->name);
 	else if (s->func && *s->func)
 		snprintf(buf, size, "%s()", s->func);
 	else

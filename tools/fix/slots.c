@@ -85,8 +85,17 @@ static void direct_slot(const struct lp_tree *t, struct lp_srcfile *f,
 	s->expect = lp_call_expect(lx, i, h);
 	line_range(t, lx, i, fn->open, &s->lo, &s->hi);
 	n = lp_tok_args(lx, i + 1, af, at, 8);
-	if (n > h->cond_arg)
-		s->cond = lp_tok_text(lx, af[h->cond_arg], at[h->cond_arg]);
+	if (n > h->cond_arg) {
+		char *arg = lp_tok_text(lx, af[h->cond_arg], at[h->cond_arg]);
+
+		/* as the spelling hands it on, and the profile records it */
+		s->cond = h->cond_pre || h->cond_post ?
+			lp_xstrfmt("%s%s%s", h->cond_pre ? h->cond_pre : "",
+				   arg, h->cond_post ? h->cond_post : "") :
+			arg;
+		if (s->cond != arg)
+			free(arg);
+	}
 }
 
 /*
@@ -124,12 +133,14 @@ static int xmacro_argument(const struct lp_tree *t, const struct lp_lexed *lx,
  * branch; the site's, on the condition, is the slot's.
  */
 static const struct lp_hint attr_hints[] = {
-	{ (char *)"[[unlikely]]", 0, 0, -1, -1, 0, 1, 0, -1, "[[likely]]" },
-	{ (char *)"[[likely]]", 1, 0, -1, -1, 0, 1, 0, -1, "[[unlikely]]" },
+	{ (char *)"[[unlikely]]", 0, 0, -1, -1, 0, 1, 0, -1, "[[likely]]",
+	  NULL, NULL },
+	{ (char *)"[[likely]]", 1, 0, -1, -1, 0, 1, 0, -1, "[[unlikely]]",
+	  NULL, NULL },
 	{ (char *)"[[unlikely]]/[[likely]]", 0, 0, -1, -1, 0, 1, 0, -1,
-	  "[[likely]]/[[unlikely]]" },
+	  "[[likely]]/[[unlikely]]", NULL, NULL },
 	{ (char *)"[[likely]]/[[unlikely]]", 1, 0, -1, -1, 0, 1, 0, -1,
-	  "[[unlikely]]/[[likely]]" },
+	  "[[unlikely]]/[[likely]]", NULL, NULL },
 };
 
 /* One side's spelling, and its flip's, where a macro spells it. */

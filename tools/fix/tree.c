@@ -225,6 +225,7 @@ static struct lp_hint *add_hint(struct lp_tree *t, const char *name,
 	h->attribute = 0;
 	h->stated = 0;
 	h->prob_arg = -1;
+	h->cond_pre = h->cond_post = NULL;
 	return h;
 }
 
@@ -252,17 +253,60 @@ static int param_index(const struct lp_lexed *lx, const struct lp_define *d,
 	return -1;
 }
 
+/* The token of the first parameter named in tokens [from, to), or @to. */
+static size_t first_param_tok(const struct lp_lexed *lx,
+			      const struct lp_define *d, size_t from,
+			      size_t to)
+{
+	for (; from < to; from++)
+		if (param_index(lx, d, from) >= 0)
+			return from;
+	return to;
+}
+
 /* The first parameter named in tokens [from, to), or -1. */
 static int first_param(const struct lp_lexed *lx, const struct lp_define *d,
 		       size_t from, size_t to)
 {
-	for (; from < to; from++) {
-		int p = param_index(lx, d, from);
+	size_t at = first_param_tok(lx, d, from, to);
 
-		if (p >= 0)
-			return p;
+	return at < to ? param_index(lx, d, at) : -1;
+}
+
+/*
+ * The text around the condition's parameter in the argument [@from,
+ * @to) that a hint's spelling hands on, inside what @inner (or NULL)
+ * writes around that argument in turn: "false || (" and ")" for
+ * `__builtin_expect(false || (x), false)`.  NULL for none.
+ */
+static char *join3(const char *a, const char *b, const char *c)
+{
+	char *s = lp_xstrfmt("%s%s%s", a ? a : "", b ? b : "", c ? c : "");
+
+	if (!*s) {
+		free(s);
+		return NULL;
 	}
-	return -1;
+	return s;
+}
+
+static void cond_around(const struct lp_lexed *lx, const struct lp_define *d,
+			size_t from, size_t to, const struct lp_hint *inner,
+			char **pre, char **post)
+{
+	size_t at = first_param_tok(lx, d, from, to);
+	char *before = NULL, *after = NULL;
+
+	if (at > from)
+		before = lp_tok_text(lx, from, at);
+	if (at + 1 < to)
+		after = lp_tok_text(lx, at + 1, to);
+	*pre = join3(inner ? inner->cond_pre : NULL, before,
+		     before ? " " : NULL);
+	*post = join3(after ? " " : NULL, after,
+		      inner ? inner->cond_post : NULL);
+	free(before);
+	free(after);
 }
 
 /*
@@ -314,6 +358,7 @@ static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 	char *name;
 	int n, cond, value = -1, prob = -1, stated = 0;
 	long expect;
+	char *pre = NULL, *post = NULL;
 
 	if (!d->funclike || !d->nparams)
 		return 0;
@@ -334,12 +379,15 @@ static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 		expect = value_arg(lx, d, af[1], at[1], &value);
 		if (expect == -1)
 			goto no;
+		cond_around(lx, d, af[0], at[0], NULL, &pre, &post);
 	} else if ((inner = lp_tok_hint(t, lx, from))) {
 		n = lp_tok_args(lx, from + 1, af, at, 3);
 		if (n != inner->nargs)
 			goto no;
 		cond = first_param(lx, d, af[inner->cond_arg],
 				   at[inner->cond_arg]);
+		cond_around(lx, d, af[inner->cond_arg], at[inner->cond_arg],
+			    inner, &pre, &post);
 		expect = inner->expect;
 		if (inner->value_arg >= 0) {
 			expect = value_arg(lx, d, af[inner->value_arg],
@@ -360,9 +408,13 @@ static int define_hint(struct lp_tree *t, const struct lp_lexed *lx,
 	h = add_hint(t, name, expect, (int)d->nparams, cond, value, 0);
 	h->stated = stated;
 	h->prob_arg = prob;
+	h->cond_pre = pre;
+	h->cond_post = post;
 	free(name);
 	return 1;
 no:
+	free(pre);
+	free(post);
 	free(name);
 	return 0;
 }
@@ -737,8 +789,11 @@ void lp_tree_free(struct lp_tree *t)
 		free(t->files[i].rel);
 		free(t->files[i].revs);
 	}
-	for (i = 0; i < t->nhints; i++)
+	for (i = 0; i < t->nhints; i++) {
 		free(t->hints[i].name);
+		free(t->hints[i].cond_pre);
+		free(t->hints[i].cond_post);
+	}
 	for (i = 0; i < t->nmacros; i++) {
 		for (k = 0; k < t->macros[i].ncallees; k++)
 			free(t->macros[i].callees[k]);
