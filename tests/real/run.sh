@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
-ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson sqlite libev luajit"
+ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson abseil sqlite libev luajit"
 : "${LIKELYPROF:=$ROOT/likelyprof}"
 REAL_DIR=${LP_REAL_DIR:-$ROOT/build/real}
 APT_DIR=$REAL_DIR/apt
@@ -179,7 +179,8 @@ apply_series() {
 project_steps() {
 	W=$REAL_DIR/work/$name
 	L=$W/logs
-	pkg= annot_dirs= all_branches=no needs= hint_macros= tool_opts=
+	pkg= annot_dirs= annot_exts= all_branches=no needs= hint_macros=
+	tool_opts=
 	unset -f prepare
 	. "$HERE/$name.sh"
 	mkdir -p "$L"
@@ -327,8 +328,13 @@ project_steps() {
 		fail "no profile written" "$W/runs/instr/stderr"
 		return
 	fi
-	(cd "$W/instr" && files=$(find $annot_dirs -name '*.[ch]' |
-		LC_ALL=C sort) && awk -f "$HERE/annotations.awk" \
+	# the sources' suffixes: .c and .h unless NAME.sh says (abseil's .cc)
+	names=
+	for e in ${annot_exts:-c h}; do
+		names="$names${names:+ -o} -name *.$e"
+	done
+	(cd "$W/instr" && set -f && files=$(find $annot_dirs \( $names \) |
+		LC_ALL=C sort) && set +f && awk -f "$HERE/annotations.awk" \
 		-v hints="$(echo "$hint_macros" | sed 's/=[^ ]*//g')" \
 		pass=1 $files pass=2 $files) > "$L/annotations" ||
 		fail "cannot scan the sources for annotations"
