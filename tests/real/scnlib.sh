@@ -30,6 +30,17 @@
 # which compile through the launchers too: their errors must be the
 # plain compiler's), the list of results compared.
 
+# Measured by hand on 4b8a7400 with g++ 12 (the steps of run.sh, not yet
+# run.sh itself): 677 sites at 241 lines, 104,355 evaluations; every
+# profiled line an annotation; counts equal to gcov's.  Two checks fail
+# there until likelyprof places these hints: `check --src` judges 5
+# annotations twice (SCN_TRY(n, x), a macro whose body is another hint
+# macro, SCN_TRY_ASSIGN, is placed on a neighbouring SCN_TRY_ASSIGN or
+# SCN_TRY_DISCARD), and the stress series cannot place 8 sites ("no
+# function" in src/scn/impl.cpp, whose file-scope SCN_CLANG_IGNORE(...)
+# without a ';' misleads the function finder; "has no annotation left"
+# for SCN_TRY).  The default policy flags nothing (too few evaluations).
+
 src_var=LP_SCNLIB_SRC
 annot_dirs="include src"
 annot_glob="*.h *.cpp"
@@ -72,8 +83,8 @@ workload() {
 	t=out/tests/unittests
 	rc=0
 	for u in scn_tests scn_impl_tests; do
-		(cd "$t" && "./$u" --gtest_color=no --gtest_print_time=0) \
-			> "$log/$u" 2>&1
+		(cd "$t" && "./$u" --gtest_color=no --gtest_print_time=0 \
+			> "$log/$u" 2>&1)
 		echo "$u: exit $?" >> "$out/exits"
 		untimed < "$log/$u" > "$out/$u"
 		grep -q '^\[  PASSED  \] [0-9]* tests\.$' "$log/$u" || rc=1
@@ -82,8 +93,8 @@ workload() {
 	# launchers); each test's name and result, in ctest's order
 	ctest --test-dir out -j1 --output-on-failure \
 		-E '^scn_(impl_)?tests$' > "$log/ctest" 2>&1 || rc=1
-	sed -n 's/^ *[0-9]*\/[0-9]* *Test *#[0-9]*: \([^ ]*\) [ .*]*\([A-Z][A-Za-z*]*\).*/\1 \2/p' \
-		"$log/ctest" > "$out/ctest"
+	r='^ *[0-9]*/[0-9]* *Test *#[0-9]*: \([^ ]*\) [ .*]*\([A-Z][A-Za-z*]*\)'
+	sed -n "s|$r.*|\\1 \\2|p" "$log/ctest" > "$out/ctest"
 	[ "$(grep -c ' Passed$' "$out/ctest")" -gt 20 ] || rc=1
 	return $rc
 }
