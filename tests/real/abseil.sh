@@ -14,7 +14,7 @@
 pkg=abseil
 annot_dirs="absl"
 # .cc besides .h: its sources are C++
-annot_exts="c h cc"
+annot_glob='*.[ch] *.cc'
 needs="cmake:cmake"
 
 # the tests; a target is absl_NAME

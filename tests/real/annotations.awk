@@ -27,6 +27,22 @@
 #
 #   name <TAB> NAME
 #
+# C++20 attributes are annotations too: `[[likely]]`, `[[unlikely]]` and
+# an object-like macro whose body is exactly one of them (scnlib's
+# SCN_UNLIKELY_ATTR, `#define`d so under C++20).  A compiler reports such
+# a site at the line of the `if`, `while` or `for` it belongs to (clang:
+# where the condition ends), also when it stands on the first statement
+# of the branch's block (`if (c) {` then `SCN_UNLIKELY_ATTR return e;`)
+# or of an `else`'s; on a case label, at the attribute's own line.  So an
+# attribute is a call over the lines from the last `if`, `while` or `for`
+# of its block (of the enclosing block when its own has none: the first
+# statement of a branch's block) to its own line:
+#
+#   call <TAB> file <TAB> first line <TAB> last line <TAB> name
+#
+# An attribute that is no hint (on a function's first statement) is
+# listed too, and stays absent from the profile.
+#
 # Comments, string and character literals, other directives and `#if 0`
 # groups are skipped.  The lexer is a small one, enough for real code
 # bases, and names are global: a name defined with the builtin in one file
@@ -46,6 +62,7 @@ FNR == 1 {
 	# a new file: reset the lexer
 	in_comment = 0; in_dir = 0; dir_cont = 0; skip0 = 0
 	depth = 0; top = 0; pending = ""; nbare = 0; after_ident = 0
+	bdepth = 0; nbracket = 0; delete lastctl
 	if (pass == 2 && !closed)
 		close_names()
 	if (pass == 2)
@@ -73,10 +90,37 @@ function close_names(    changed, m, n, i, k, ids)
 		names[k] = 1
 }
 
-# An identifier seen in code (pass 2, outside directives).
-function ident(id)
+# An attribute (a macro that spells one, or `[[likely]]`) at this line:
+# a call from the line of its if, while or for (see above).
+function attribute(name,    first)
 {
-	if (pass != 2 || skip0 || !(id in is_expect))
+	if (bdepth in lastctl)
+		first = lastctl[bdepth]
+	else if ((bdepth - 1) in lastctl)
+		first = lastctl[bdepth - 1]
+	else
+		first = FNR
+	printf "call\t%s\t%d\t%d\t%s\n", FILENAME, first, FNR, name
+}
+
+# An identifier seen in code (pass 2, outside directives).
+function ident(id,    brackets)
+{
+	brackets = nbracket
+	nbracket = 0
+	if (pass != 2 || skip0)
+		return
+	if (id == "if" || id == "while" || id == "for")
+		lastctl[bdepth] = FNR
+	if (id in attrlike) {
+		attribute(id)
+		return
+	}
+	if (brackets >= 2 && (id == "likely" || id == "unlikely")) {
+		attribute("[[" id "]]")
+		return
+	}
+	if (!(id in is_expect))
 		return
 	if ((id in objlike) && !(id in funclike)) {
 		# jemalloc's HOOK_PROLOGUE, TSD_DATA_FAST: a call without (
@@ -92,6 +136,12 @@ function punct(c,    i)
 {
 	if (pass != 2 || skip0)
 		return
+	# brace depth, for the blocks of attributes; a new block has no if
+	nbracket = (c == "[") ? nbracket + 1 : 0
+	if (c == "{")
+		delete lastctl[++bdepth]
+	else if (c == "}" && bdepth > 0)
+		delete lastctl[bdepth--]
 	if (c != "(" && pending != "" && (pending in funclike) &&
 	    !(pending in is_hint) && depth > 0) {
 		# a macro passed by name, which the outer call expands (not a
@@ -157,6 +207,10 @@ function directive(rest,    name, m)
 				funclike[m] = 1
 			else
 				objlike[m] = 1
+			# a name that spells an attribute: #define U [[unlikely]]
+			if (substr(rest, RLENGTH + 1) ~ \
+			    /^[ \t]+\[\[[ \t]*(un)?likely[ \t]*\]\][ \t]*(\/[\/*].*)?$/)
+				attrlike[m] = names[m] = 1
 			if (!(m in body))
 				body[m] = ""
 			return substr(rest, RLENGTH + 1)

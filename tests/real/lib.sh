@@ -27,6 +27,13 @@ note() {
 	echo "  $*"
 }
 
+# skip WHAT: a project that cannot be tested here (scnlib without its
+# source); neither passed nor failed.
+skip() {
+	nskip=$((nskip + 1))
+	echo "  skip: $*"
+}
+
 # --- time -------------------------------------------------------------------
 
 # Seconds since the epoch, with nanoseconds where date(1) has them.
@@ -190,6 +197,46 @@ unpack() {
 		mv "$2" "$1" && rmdir "$1.tmp"
 	else
 		[ -e "$2" ] && mv "$1.tmp" "$1"
+	fi
+}
+
+# --- sources that are no Debian package --------------------------------------
+
+# local_source_key SRC: what names the contents of SRC (a git directory,
+# bare or a work tree's .git: its HEAD commit; a tree: its files' sizes
+# and times; a tarball: its size and time), so that a kept tree and plain
+# build are made again when it changes; fails when SRC is none of these.
+local_source_key() {
+	if git_dir "$1"; then
+		echo "git $(git --git-dir="$1" rev-parse HEAD)"
+	elif [ -d "$1" ]; then
+		echo "tree $(cd "$1" && find . -type f ! -path './.git/*' \
+			-printf '%s %T@ %p\n' | LC_ALL=C sort | cksum)"
+	elif [ -f "$1" ]; then
+		echo "tarball $(ls -l --time-style=+%s "$1" | cksum)"
+	else
+		return 1
+	fi
+}
+
+# git_dir DIR: DIR is a git directory (HEAD and objects in it).
+git_dir() {
+	[ -f "$1/HEAD" ] && [ -d "$1/objects" ]
+}
+
+# local_source SRC DIR: SRC's tree in DIR: a git directory's HEAD (git
+# archive), a tree copied (without its .git), or a tarball unpacked.
+local_source() {
+	rm -rf "$2"
+	if git_dir "$1"; then
+		mkdir -p "$2" &&
+		git --git-dir="$1" archive HEAD | tar --no-same-owner -xf - -C "$2"
+	elif [ -d "$1" ]; then
+		mkdir -p "$2" &&
+		(cd "$1" && tar -cf - --exclude=./.git .) |
+			tar --no-same-owner -xf - -C "$2"
+	else
+		unpack "$1" "$2"
 	fi
 }
 

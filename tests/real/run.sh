@@ -15,7 +15,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
-ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson abseil sqlite libev luajit"
+ALL_PROJECTS="lz4 zstd mimalloc jemalloc rapidjson abseil sqlite libev luajit scnlib"
 : "${LIKELYPROF:=$ROOT/likelyprof}"
 REAL_DIR=${LP_REAL_DIR:-$ROOT/build/real}
 APT_DIR=$REAL_DIR/apt
@@ -43,6 +43,7 @@ done
 
 npass=0
 nfail=0
+nskip=0
 summary=""
 
 # run_build TREE LOG: the project's build in TREE; its time in $secs.
@@ -106,7 +107,7 @@ git_copy() {
 	fresh_copy "$W/pristine" "$1" &&
 	(cd "$1" && git init -q && git add -A &&
 	 git -c user.name=check-real -c user.email=check-real@localhost \
-		commit -q -m "$pkg as released") > "$L/git-init.log" 2>&1
+		commit -q -m "${pkg:-$name} as released") > "$L/git-init.log" 2>&1
 }
 
 # make_series MBOX ERR [POLICY...]: `likelyprof fix` on a git copy of the
@@ -179,15 +180,19 @@ apply_series() {
 project_steps() {
 	W=$REAL_DIR/work/$name
 	L=$W/logs
-	pkg= annot_dirs= annot_exts= all_branches=no needs= hint_macros=
-	tool_opts=
+	pkg= annot_dirs= all_branches=no needs= hint_macros= tool_opts=
+	src_var= src_path= annot_glob='*.[ch]' build_key=
 	unset -f prepare
 	. "$HERE/$name.sh"
 	mkdir -p "$L"
 	rm -rf "$W/instr" "$W/fixed" "$W/stress" "$W/series" "$W/allbr" \
 		"$L"/*
 	mkdir -p "$W/runs"
-	echo "== $name (Debian source package $pkg)"
+	if [ -n "$src_var" ]; then
+		echo "== $name (not a Debian package: the tree in $src_var)"
+	else
+		echo "== $name (Debian source package $pkg)"
+	fi
 	for n in $needs; do
 		command -v "${n%%:*}" > /dev/null 2>&1 && continue
 		fail "$name needs ${n%%:*} (apt-get install ${n#*:})"
@@ -196,7 +201,24 @@ project_steps() {
 	done
 
 	# --- fetch and unpack ------------------------------------------------
-	if ! orig=$(fetch "$pkg" "$L/fetch.log"); then
+	if [ -n "$src_var" ]; then
+		# not packaged: a tree, a git directory or a tarball that the
+		# user names (lib.sh: local_source); without it, a skip
+		eval "orig=\${$src_var:-}"
+		if [ -z "$orig" ]; then
+			skip "$name: set $src_var to its source (a tree, a" \
+			     "git directory or a tarball) to test it"
+			headline="$name: skipped ($src_var not set)"
+			return
+		fi
+		if ! from=$(local_source_key "$orig"); then
+			fail "$src_var=$orig: no tree, git directory or tarball"
+			headline="$name: no source in $src_var"
+			return
+		fi
+		src_path=$orig
+		orig="$orig $from"
+	elif ! orig=$(fetch "$pkg" "$L/fetch.log"); then
 		fail "cannot fetch $name (source package $pkg): $(why \
 			"$L/fetch.log")"
 		headline="$name: cannot fetch $pkg"
@@ -211,8 +233,12 @@ project_steps() {
 		from="$orig prepare $(cksum < "$HERE/$name.sh")"
 	if [ "$(cat "$W/pristine.from" 2>/dev/null)" != "$from" ]; then
 		rm -rf "$W/plain" "$W/plain.ok" "$W/pristine.from"
-		unpack "$orig" "$W/pristine" || {
-			fail "cannot unpack $(basename "$orig")"
+		if [ -n "$src_var" ]; then
+			local_source "$src_path" "$W/pristine"
+		else
+			unpack "$orig" "$W/pristine"
+		fi || {
+			fail "cannot unpack $(basename "${src_path:-$orig}")"
 			return
 		}
 		if is_function prepare; then
@@ -229,6 +255,8 @@ project_steps() {
 	CORPUS=$W/corpus.tar
 	if [ ! -s "$CORPUS" ]; then
 		case $orig in
+		*" git "*|*" tree "*|*" tarball "*)
+			tar -cf - -C "$W/pristine" . ;;
 		*.gz)	gzip -dc "$orig" ;;
 		*.xz)	xz -dc "$orig" ;;
 		*.bz2)	bzip2 -dc "$orig" ;;
@@ -237,11 +265,15 @@ project_steps() {
 	fi
 	PRISTINE=$W/pristine
 	export CORPUS PRISTINE
-	note "tarball: $(basename "$orig")"
+	if [ -n "$src_var" ]; then
+		note "source: $orig"
+	else
+		note "tarball: $(basename "$orig")"
+	fi
 
 	# --- build: plain (kept between runs) and instrumented -------------
 	# the plain build is kept while the tarball and NAME.sh are the same
-	key="$orig $(cksum < "$HERE/$name.sh")"
+	key="$orig $(cksum < "$HERE/$name.sh")${build_key:+ $build_key}"
 	LP_REAL_CC=
 	export LP_REAL_CC
 	if [ "$(sed -n 1p "$W/plain.ok" 2>/dev/null)" != "$key" ]; then
@@ -328,13 +360,14 @@ project_steps() {
 		fail "no profile written" "$W/runs/instr/stderr"
 		return
 	fi
-	# the sources' suffixes: .c and .h unless NAME.sh says (abseil's .cc)
-	names=
-	for e in ${annot_exts:-c h}; do
-		names="$names${names:+ -o} -name *.$e"
+	set -f
+	ag=
+	for g in $annot_glob; do
+		ag="$ag${ag:+ -o} -name $g"
 	done
-	(cd "$W/instr" && set -f && files=$(find $annot_dirs \( $names \) |
-		LC_ALL=C sort) && set +f && awk -f "$HERE/annotations.awk" \
+	set +f
+	(cd "$W/instr" && files=$(set -f && find $annot_dirs \( $ag \) |
+		LC_ALL=C sort) && awk -f "$HERE/annotations.awk" \
 		-v hints="$(echo "$hint_macros" | sed 's/=[^ ]*//g')" \
 		pass=1 $files pass=2 $files) > "$L/annotations" ||
 		fail "cannot scan the sources for annotations"
@@ -564,5 +597,7 @@ echo
 echo "== summary ($(elapsed "$t_all") s)"
 printf '%s' "$summary"
 rm -f "$APT_DIR/failed.$$"
-echo "check-real: $npass passed, $nfail failed"
+skipped=
+[ "$nskip" -eq 0 ] || skipped=", $nskip skipped"
+echo "check-real: $npass passed, $nfail failed$skipped"
 [ $nfail -eq 0 ]
