@@ -199,6 +199,29 @@ static void test_files__base_name_then_function(void)
 	lp_place_release(places, 1);
 }
 
+/*
+ * A file-scope macro call with no ';' before a definition (scnlib's
+ * SCN_CLANG_IGNORE(...)) leaves the definition its own: the site whose
+ * condition is not the source's text (a macro expanded) is placed by its
+ * function, not refused as "no function".
+ */
+static void test_files__macro_call_before_a_definition(void)
+{
+	struct lp_judged v[1];
+
+	fresh_tree();
+	put("c.cc", "#define IGNORE(x)\nIGNORE(\"-Wfoo\")\n\n"
+	    "static int check(int e)\n{\n\tif (unlikely(e == ERANGE))\n"
+	    "\t\treturn 1;\n\treturn 0;\n}\n");
+	v[0] = site("c.cc", 6, "check", 0);
+	v[0].cond = "e == 34";
+	if (place(v, 1, LP_ORIGIN_PROFILE))
+		return;
+	LP_CHECK(places[0].placed);
+	LP_CHECK_INT(places[0].tok, 6);
+	lp_place_release(places, 1);
+}
+
 /* The kernel prints %-30.30s: a cut name matches the whole one. */
 static void test_files__kernel_cuts_names(void)
 {
@@ -305,6 +328,7 @@ int main(void)
 	LP_TEST(test_drift__exact_lines);
 	LP_TEST(test_drift__hundreds_of_lines);
 	LP_TEST(test_files__base_name_then_function);
+	LP_TEST(test_files__macro_call_before_a_definition);
 	LP_TEST(test_files__kernel_cuts_names);
 	LP_TEST(test_spellings__project_macros);
 	LP_TEST(test_lines__gcc_and_clang);

@@ -84,10 +84,28 @@ static int attribute_keyword(const struct lp_lexed *lx, size_t i)
 	return lp_tok_is_any(lx, i, kw, sizeof(kw) / sizeof(kw[0]));
 }
 
+/*
+ * A word that starts a declaration: never between a parameter list and
+ * a body, so `IGNORE("-Wx") int f(int e) {` (a file-scope macro call, no
+ * ';') is f's definition, not IGNORE's with words after its list.
+ */
+static int declaration_word(const struct lp_lexed *lx, size_t i)
+{
+	static const char *const w[] = {
+		"int", "char", "short", "long", "unsigned", "signed", "void",
+		"float", "double", "bool", "_Bool", "auto", "static", "inline",
+		"extern", "struct", "union", "enum", "class", "typename",
+		"virtual", "explicit", "friend", "typedef", "register",
+	};
+	return lp_tok_is_any(lx, i, w, sizeof(w) / sizeof(w[0]));
+}
+
 static int after_params(const struct lp_lexed *lx, size_t i)
 {
 	size_t k = lp_tok_prev_live(lx, i);
 
+	if (declaration_word(lx, i))
+		return 0;
 	while (k != LP_NO_MATCH) {
 		if (is_matched(lx, k, ")")) {
 			size_t b = lp_tok_prev_live(lx, lx->tok[k].match);
@@ -110,7 +128,7 @@ static int after_params(const struct lp_lexed *lx, size_t i)
 			}
 			return 1;
 		}
-		if (!attr_word(lx, k))
+		if (!attr_word(lx, k) || declaration_word(lx, k))
 			return 0;
 		k = lp_tok_prev_live(lx, k);
 	}
