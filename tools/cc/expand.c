@@ -106,6 +106,21 @@ static int may_hold_form(const char *buf, size_t len,
 	return 0;
 }
 
+/* One note a unit: the first header's forms in full, the others named. */
+static void add_to_note(struct lp_cc_header_hints *h, const char *path,
+			const char *what)
+{
+	size_t used = strlen(h->also);
+
+	if (!*h->note) {
+		snprintf(h->note, sizeof(h->note), "%s: %s", path, what);
+		return;
+	}
+	h->nalso++;
+	if (used + strlen(path) + 3 < sizeof(h->also))
+		snprintf(h->also + used, sizeof(h->also) - used, ", %s", path);
+}
+
 /* One header @path read into @h. */
 static void header_hints(struct lp_cc_header_hints *h, const char *path,
 			 const struct lp_unseen_forms *f)
@@ -130,8 +145,8 @@ static void header_hints(struct lp_cc_header_hints *h, const char *path,
 		h->sum.attr.counted += u.attr.counted;
 		h->sum.macros.counted += u.macros.counted;
 	}
-	if (!*h->note && lp_unseen_describe(&u, what, sizeof(what)))
-		snprintf(h->note, sizeof(h->note), "%s: %s", path, what);
+	if (lp_unseen_describe(&u, what, sizeof(what)))
+		add_to_note(h, path, what);
 	lp_copy_edits_release(&e);
 	lp_lexed_release(&lx);
 	free(buf);

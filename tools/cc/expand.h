@@ -16,6 +16,9 @@ struct lp_cc_header_hints {
 				   summed over the headers (no copy) */
 	char counted_what[160]; /* those, in words (unseen.c) */
 	char note[480];         /* "h.h: what it leaves (why)", or "" */
+	char also[240];         /* the other headers that leave forms:
+				   ", h2.h, h3.h", or "" */
+	unsigned nalso;         /* how many, named in also or not */
 };
 
 struct lp_attr_macros;

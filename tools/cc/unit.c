@@ -592,9 +592,13 @@ static int header_hints(struct lp_cc *cc, int src, struct lp_cc_header_hints *h)
 	if (!cc->diag_deps || lp_cc_header_hints(h, cc->diag_deps,
 						 &cc->forms))
 		return 0;
-	if (*h->note)
+	if (*h->note && !h->nalso)
 		lp_note("%s: not counted in a header: %s; likelyprof-cc(1) "
 			"lists the forms counted", cc->argv[src], h->note);
+	else if (*h->note)
+		lp_note("%s: not counted in a header: %s; and in %u more "
+			"(%s); likelyprof-cc(1) lists the forms counted",
+			cc->argv[src], h->note, h->nalso, h->also + 2);
 	return h->sum.attr.counted + h->sum.macros.counted > 0;
 }
 
