@@ -222,6 +222,33 @@ static void test_files__macro_call_before_a_definition(void)
 	lp_place_release(places, 1);
 }
 
+/*
+ * A macro over a macro over a hint (scnlib's SCN_TRY over
+ * SCN_TRY_ASSIGN over SCN_UNLIKELY): each use is placed on its own
+ * line, not on the nearest use of the inner macro.
+ */
+static void test_files__macro_over_a_macro(void)
+{
+	struct lp_judged v[2];
+
+	fresh_tree();
+	put("m.c", "#define UNLIKELY(x) __builtin_expect(!!(x), 0)\n"
+	    "#define TRY_ASSIGN(v, x) int v = (x); if (UNLIKELY(v < 0)) "
+	    "return v\n#define TRY(v, x) TRY_ASSIGN(v, x)\n"
+	    "int f(int a)\n{\n\tTRY_ASSIGN(p, a - 1);\n"
+	    "\tTRY(q, a - 5);\n\treturn p + q;\n}\n");
+	v[0] = site("m.c", 6, "f", 0);
+	v[1] = site("m.c", 7, "f", 0);
+	v[0].cond = "!!(p < 0)";
+	v[1].cond = "!!(q < 0)";
+	if (place(v, 2, LP_ORIGIN_PROFILE))
+		return;
+	LP_CHECK(places[0].placed && places[1].placed);
+	LP_CHECK_INT(places[0].line, 6);
+	LP_CHECK_INT(places[1].line, 7);
+	lp_place_release(places, 2);
+}
+
 /* The kernel prints %-30.30s: a cut name matches the whole one. */
 static void test_files__kernel_cuts_names(void)
 {
@@ -329,6 +356,7 @@ int main(void)
 	LP_TEST(test_drift__hundreds_of_lines);
 	LP_TEST(test_files__base_name_then_function);
 	LP_TEST(test_files__macro_call_before_a_definition);
+	LP_TEST(test_files__macro_over_a_macro);
 	LP_TEST(test_files__kernel_cuts_names);
 	LP_TEST(test_spellings__project_macros);
 	LP_TEST(test_lines__gcc_and_clang);

@@ -450,20 +450,27 @@ int lp_tok_call_position(const struct lp_lexed *lx, size_t i)
 			   lp_tok_is(lx, i - 1, "define"));
 }
 
-static struct lp_amacro *new_macro(struct lp_tree *t, char *name, int funclike)
+/* A new entry at the end of array @v (@n used, @a allocated). */
+static struct lp_amacro *push_amacro(struct lp_amacro **v, size_t *n,
+				     size_t *a, char *name, int funclike)
 {
 	struct lp_amacro *m;
 
-	if (t->nmacros == t->amacros) {
-		t->amacros = t->amacros ? 2 * t->amacros : 32;
-		t->macros = lp_xrealloc(t->macros,
-					t->amacros * sizeof(*t->macros));
+	if (*n == *a) {
+		*a = *a ? 2 * *a : 32;
+		*v = lp_xrealloc(*v, *a * sizeof(**v));
 	}
-	m = &t->macros[t->nmacros++];
+	m = &(*v)[(*n)++];
 	memset(m, 0, sizeof(*m));
 	m->name = name;
 	m->funclike = funclike;
 	return m;
+}
+
+static struct lp_amacro *new_macro(struct lp_tree *t, char *name, int funclike)
+{
+	return push_amacro(&t->macros, &t->nmacros, &t->amacros, name,
+			   funclike);
 }
 
 static void add_target(struct lp_amacro *m, struct lp_srcfile *f, size_t off,
@@ -475,6 +482,26 @@ static void add_target(struct lp_amacro *m, struct lp_srcfile *f, size_t off,
 	m->t[m->nt].hint = h;
 	m->t[m->nt].expect = expect;
 	m->nt++;
+}
+
+/*
+ * A pending entry for @d, which calls no spelling: only where its body
+ * calls some name (an identifier before '('), which may be an annotated
+ * macro.  NULL where it calls none.
+ */
+static struct lp_amacro *new_pending(struct lp_tree *t, char *name,
+				     const struct lp_lexed *lx,
+				     const struct lp_define *d)
+{
+	size_t i;
+
+	for (i = d->body; i < d->end; i++)
+		if (lx->tok[i].kind == LP_TOK_IDENT &&
+		    lp_tok_call(lx, i, d->end))
+			break;
+	if (i == d->end)
+		return NULL;
+	return push_amacro(&t->pending, &t->npending, &t->apending, name, 1);
 }
 
 /* Records @d when its body calls a spelling: an annotated macro. */
@@ -504,8 +531,11 @@ static void define_annotated(struct lp_tree *t, struct lp_srcfile *f,
 				   lp_call_expect(lx, i, h));
 	}
 	if (!m) {
-		free(name);
-		return;
+		/* a call of one that does may make it annotated (below) */
+		if (!d->funclike || !(m = new_pending(t, name, lx, d))) {
+			free(name);
+			return;
+		}
 	}
 	/* calls of names that may be annotated macros too */
 	for (i = d->body; i < d->end; i++) {
@@ -652,6 +682,70 @@ struct lp_amacro *lp_find_macro(const struct lp_tree *t, const char *name,
 	return *count ? &t->macros[first] : NULL;
 }
 
+static void amacro_release(struct lp_amacro *m)
+{
+	size_t k;
+
+	for (k = 0; k < m->ncallees; k++)
+		free(m->callees[k]);
+	free(m->callees);
+	free(m->t);
+	free(m->name);
+}
+
+/* Whether @m's body calls a name that is one annotated macro. */
+static int calls_annotated(const struct lp_tree *t,
+			   const struct lp_amacro *m)
+{
+	size_t i, n;
+
+	for (i = 0; i < m->ncallees; i++)
+		if (lp_find_macro(t, m->callees[i], strlen(m->callees[i]),
+				  &n) && n == 1)
+			return 1;
+	return 0;
+}
+
+/*
+ * Moves the pending #defines that call an annotated macro among the
+ * annotated ones, level by level (a macro over a macro over a hint),
+ * and lets the others go.  @t->macros is sorted before and after.
+ */
+static void promote_pending(struct lp_tree *t)
+{
+	size_t i, moved = 1, round;
+
+	for (round = 0; moved && round < 8; round++) {
+		size_t first = t->nmacros;
+
+		moved = 0;
+		/* marked first, against the sorted ones, then moved */
+		for (i = 0; i < t->npending; i++)
+			t->pending[i].resolving = t->pending[i].name &&
+				calls_annotated(t, &t->pending[i]);
+		for (i = 0; i < t->npending; i++) {
+			struct lp_amacro *p = &t->pending[i], *m;
+
+			if (!p->resolving)
+				continue;
+			m = new_macro(t, p->name, 1);
+			m->callees = p->callees;
+			m->ncallees = p->ncallees;
+			memset(p, 0, sizeof(*p));
+			moved++;
+		}
+		if (t->nmacros > first)
+			qsort(t->macros, t->nmacros, sizeof(*t->macros),
+			      cmp_macro);
+	}
+	for (i = 0; i < t->npending; i++)
+		if (t->pending[i].name)
+			amacro_release(&t->pending[i]);
+	free(t->pending);
+	t->pending = NULL;
+	t->npending = t->apending = 0;
+}
+
 /* Adds the targets of the annotated macros @m's body calls. */
 static void resolve_macro(struct lp_tree *t, struct lp_amacro *m)
 {
@@ -773,6 +867,7 @@ struct lp_tree *lp_tree_open(const char *src,
 	scan_macros(t);
 	if (t->nmacros)
 		qsort(t->macros, t->nmacros, sizeof(*t->macros), cmp_macro);
+	promote_pending(t);
 	for (i = 0; i < t->nmacros; i++)
 		resolve_macro(t, &t->macros[i]);
 	return t;

@@ -43,6 +43,13 @@ struct lp_name_define {
 };
 
 struct lp_tree {
+	/*
+	 * Function-like #defines that call no spelling themselves, with the
+	 * names their bodies call: TRY(v, x) calling TRY_ASSIGN, which holds
+	 * the hint, is annotated through it (scan_macros promotes them).
+	 */
+	struct lp_amacro *pending;
+	size_t npending, apending;
 	char *src;              /* as given */
 	char *real;             /* realpath */
 	struct lp_srcfile *files;
