@@ -234,7 +234,6 @@ static const char *file_name(struct lp_attr_macros *m, const char *s,
 
 	skip_dot_slash(&s, &n);
 	have = spot_file(m, s, n);
-
 	if (have)
 		return have;
 	m->files = lp_xrealloc(m->files, (m->nfiles + 1) * sizeof(*m->files));

@@ -85,16 +85,16 @@ static void direct_slot(const struct lp_tree *t, struct lp_srcfile *f,
 	s->expect = lp_call_expect(lx, i, h);
 	line_range(t, lx, i, fn->open, &s->lo, &s->hi);
 	n = lp_tok_args(lx, i + 1, af, at, 8);
-	if (n > h->cond_arg) {
-		char *arg = lp_tok_text(lx, af[h->cond_arg], at[h->cond_arg]);
+	if (n <= h->cond_arg)
+		return;
+	s->cond = lp_tok_text(lx, af[h->cond_arg], at[h->cond_arg]);
+	/* as the spelling hands it on, and the profile records it */
+	if (h->cond_pre || h->cond_post) {
+		char *arg = s->cond;
 
-		/* as the spelling hands it on, and the profile records it */
-		s->cond = h->cond_pre || h->cond_post ?
-			lp_xstrfmt("%s%s%s", h->cond_pre ? h->cond_pre : "",
-				   arg, h->cond_post ? h->cond_post : "") :
-			arg;
-		if (s->cond != arg)
-			free(arg);
+		s->cond = lp_xstrfmt("%s%s%s", h->cond_pre ? h->cond_pre : "",
+				     arg, h->cond_post ? h->cond_post : "");
+		free(arg);
 	}
 }
 

@@ -273,12 +273,7 @@ static int first_param(const struct lp_lexed *lx, const struct lp_define *d,
 	return at < to ? param_index(lx, d, at) : -1;
 }
 
-/*
- * The text around the condition's parameter in the argument [@from,
- * @to) that a hint's spelling hands on, inside what @inner (or NULL)
- * writes around that argument in turn: "false || (" and ")" for
- * `__builtin_expect(false || (x), false)`.  NULL for none.
- */
+/* @a, @b and @c (each may be NULL) joined, malloc'd; NULL when empty. */
 static char *join3(const char *a, const char *b, const char *c)
 {
 	char *s = lp_xstrfmt("%s%s%s", a ? a : "", b ? b : "", c ? c : "");
@@ -290,6 +285,12 @@ static char *join3(const char *a, const char *b, const char *c)
 	return s;
 }
 
+/*
+ * The text around the condition's parameter in the argument [@from,
+ * @to) that a hint's spelling hands on, inside what @inner (or NULL)
+ * writes around that argument in turn: "false || (" and ")" for
+ * `__builtin_expect(false || (x), false)`.  NULL for none.
+ */
 static void cond_around(const struct lp_lexed *lx, const struct lp_define *d,
 			size_t from, size_t to, const struct lp_hint *inner,
 			char **pre, char **post)
@@ -713,6 +714,7 @@ static int calls_annotated(const struct lp_tree *t,
  */
 static void promote_pending(struct lp_tree *t)
 {
+	char *calls = lp_xcalloc(t->npending + 1, 1);
 	size_t i, moved = 1, round;
 
 	for (round = 0; moved && round < 8; round++) {
@@ -721,12 +723,12 @@ static void promote_pending(struct lp_tree *t)
 		moved = 0;
 		/* marked first, against the sorted ones, then moved */
 		for (i = 0; i < t->npending; i++)
-			t->pending[i].resolving = t->pending[i].name &&
-				calls_annotated(t, &t->pending[i]);
+			calls[i] = t->pending[i].name &&
+				   calls_annotated(t, &t->pending[i]);
 		for (i = 0; i < t->npending; i++) {
 			struct lp_amacro *p = &t->pending[i], *m;
 
-			if (!p->resolving)
+			if (!calls[i])
 				continue;
 			m = new_macro(t, p->name, 1);
 			m->callees = p->callees;
@@ -741,6 +743,7 @@ static void promote_pending(struct lp_tree *t)
 	for (i = 0; i < t->npending; i++)
 		if (t->pending[i].name)
 			amacro_release(&t->pending[i]);
+	free(calls);
 	free(t->pending);
 	t->pending = NULL;
 	t->npending = t->apending = 0;
@@ -875,7 +878,7 @@ struct lp_tree *lp_tree_open(const char *src,
 
 void lp_tree_free(struct lp_tree *t)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!t)
 		return;
@@ -889,13 +892,8 @@ void lp_tree_free(struct lp_tree *t)
 		free(t->hints[i].cond_pre);
 		free(t->hints[i].cond_post);
 	}
-	for (i = 0; i < t->nmacros; i++) {
-		for (k = 0; k < t->macros[i].ncallees; k++)
-			free(t->macros[i].callees[k]);
-		free(t->macros[i].callees);
-		free(t->macros[i].name);
-		free(t->macros[i].t);
-	}
+	for (i = 0; i < t->nmacros; i++)
+		amacro_release(&t->macros[i]);
 	name_defines_release(t);
 	free(t->messages);
 	free(t->macros);

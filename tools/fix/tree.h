@@ -43,13 +43,6 @@ struct lp_name_define {
 };
 
 struct lp_tree {
-	/*
-	 * Function-like #defines that call no spelling themselves, with the
-	 * names their bodies call: TRY(v, x) calling TRY_ASSIGN, which holds
-	 * the hint, is annotated through it (scan_macros promotes them).
-	 */
-	struct lp_amacro *pending;
-	size_t npending, apending;
 	char *src;              /* as given */
 	char *real;             /* realpath */
 	struct lp_srcfile *files;
@@ -58,6 +51,14 @@ struct lp_tree {
 	size_t nhints, ahints;
 	struct lp_amacro *macros;
 	size_t nmacros, amacros;
+	/*
+	 * While the tree opens: function-like #defines that call no spelling
+	 * themselves, with the names their bodies call.  TRY(v, x) calling
+	 * TRY_ASSIGN, which holds the hint, is annotated through it
+	 * (promote_pending() in tree.c moves it among the macros).
+	 */
+	struct lp_amacro *pending;
+	size_t npending, apending;
 	struct lp_name_define *ndefs;   /* read on first need */
 	size_t nndefs;
 	char **defnames;        /* every #define'd name, sorted */
