@@ -25,3 +25,19 @@ counted_as_tallied() {
 	sed 1d p.out | sort > expected
 	own_site_counts p.lprof | diff expected - && echo "counts as counted"
 }
+
+# check_fix_builds PATTERN CXX ARGS...: check and fix of p.lprof on the
+# tree here, the lines of the series that match PATTERN, and whether git
+# am applies the series and the tree then compiles with CXX ARGS.
+check_fix_builds() {
+	cfb_pattern=$1
+	shift
+	$LIKELYPROF check --src . p.lprof
+	echo "check: exit $?"
+	$LIKELYPROF fix --src . p.lprof > fixes.mbox 2> fix.err
+	echo "fix: exit $?"
+	cat fix.err
+	grep "$cfb_pattern" fixes.mbox
+	git am -q fixes.mbox && echo "series applies" &&
+		"$@" -c -o /dev/null && echo "the tree builds"
+}

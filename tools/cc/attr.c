@@ -15,10 +15,15 @@
  * header counts each one as any hint.  Only blanks replace the
  * attribute and nothing adds a line, so every line keeps its number and
  * a #line on top keeps the name: the site lands on the attribute's own
- * `if`.  Forms whose branch is no condition's outcome (a case label, a
- * plain statement), or whose condition cannot be wrapped (a declaration,
- * an init-statement, if constexpr) are left as they are, and cc's note
- * says which and why.
+ * `if`.  An init-statement stays before the condition it wraps, and a
+ * declaration's name is tested after it, as C++17 writes it:
+ *
+ *   if (T x = e) [[likely]] S        if (T x = e; __builtin_expect(!!(x), 1)) S
+ *
+ * Forms whose branch is no condition's outcome (a plain statement), or
+ * whose condition has no place for a test (if constexpr, a loop's
+ * declaration) are left as they are, and cc's note says which and why.
+ * Case labels are cases.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +40,12 @@
 
 /*
  * A condition to wrap: tokens [from, to] of the statement at @stmt,
- * expected @expect, as the attributes @then (on the body or the if's
- * branch) and @other (on the else) say; NULL where there is none.
+ * whose '(' is @open, expected @expect, as the attributes @then (on the
+ * body or the if's branch) and @other (on the else) say; NULL where
+ * there is none.  A declaration's @name is tested after it.
  */
 struct wrap {
-	size_t stmt, from, to;
+	size_t stmt, open, from, to, name;
 	int expect;
 	const struct lp_attr_mark *then, *other;
 };
@@ -59,34 +65,37 @@ struct plan {
 	size_t ncases;
 };
 
-static void add_wrap(struct plan *p, size_t stmt, size_t from, size_t to,
-		     int expect)
+static void add_wrap(struct plan *p, size_t stmt, size_t open,
+		     const struct lp_stmt_cond *c, int expect)
 {
 	struct wrap *w;
 
 	p->wrap = lp_xrealloc(p->wrap, (p->nwrap + 1) * sizeof(*p->wrap));
 	w = &p->wrap[p->nwrap++];
 	w->stmt = stmt;
-	w->from = from;
-	w->to = to;
+	w->open = open;
+	w->from = c->from;
+	w->to = c->to;
+	w->name = c->name;
 	w->expect = expect;
 	w->then = w->other = NULL;
 }
 
 /*
  * Decides @a and @b (either may be NULL: @a on the branch taken when the
- * condition holds, @b on the else) on the condition of @stmt.
+ * condition holds, @b on the else) on the condition @c of @stmt, whose
+ * '(' is @open.
  */
 static void decide(struct plan *p, size_t stmt, struct lp_attr_mark *a,
-		   struct lp_attr_mark *b, size_t from, size_t to, int expect,
-		   const char *why)
+		   struct lp_attr_mark *b, size_t open,
+		   const struct lp_stmt_cond *c, int expect, const char *why)
 {
 	if (!why && a && b && a->likely == b->likely)
 		why = "both branches carry the same attribute";
 	if (!why)
-		why = lp_stmt_unwrappable(p->lx, from, to);
+		why = c->why;
 	if (!why) {
-		add_wrap(p, stmt, from, to, expect);
+		add_wrap(p, stmt, open, c, expect);
 		p->wrap[p->nwrap - 1].then = a;
 		p->wrap[p->nwrap - 1].other = b;
 	}
@@ -130,6 +139,7 @@ static void plan_if(struct plan *p, size_t i)
 	const struct lp_lexed *lx = p->lx;
 	const char *why = NULL;
 	struct lp_attr_mark *then, *other = NULL, *name;
+	struct lp_stmt_cond c;
 	size_t j = i + 1, close, end;
 	int inner = 0;
 
@@ -149,8 +159,22 @@ static void plan_if(struct plan *p, size_t i)
 		other = on_branch(p, end + 2, &inner);
 	if (!then && !other)
 		return;
-	decide(p, i, then, other, j + 1, close - 1,
+	lp_stmt_condition(lx, j + 1, close - 1, &c);
+	decide(p, i, then, other, j, &c,
 	       then ? then->likely : !other->likely, why);
+}
+
+/* A loop's condition, tokens [from, to]: only an expression is tested. */
+static const struct lp_stmt_cond *loop_cond(const struct lp_lexed *lx,
+					    size_t from, size_t to,
+					    const char *why,
+					    struct lp_stmt_cond *c)
+{
+	c->from = from;
+	c->to = to;
+	c->name = NONE;
+	c->why = why ? why : lp_stmt_unwrappable(lx, from, to);
+	return c;
 }
 
 /* `while (c) [[a]] S`, `for (i; c; n) [[a]] S`, `while NAME(c) S`. */
@@ -158,6 +182,7 @@ static void plan_loop(struct plan *p, size_t i)
 {
 	const struct lp_lexed *lx = p->lx;
 	struct lp_attr_mark *a, *name = taking(p, i + 1, 1);
+	struct lp_stmt_cond c;
 	size_t open = name ? i + 2 : i + 1, close, t, semi[2], n = 0;
 	int inner;
 
@@ -165,19 +190,24 @@ static void plan_loop(struct plan *p, size_t i)
 	    !(a = name ? name : on_branch(p, close + 1, &inner)))
 		return;
 	if (is(lx, i, "while")) {
-		decide(p, i, a, NULL, open + 1, close - 1, a->likely, NULL);
+		decide(p, i, a, NULL, open,
+		       loop_cond(lx, open + 1, close - 1, NULL, &c),
+		       a->likely, NULL);
 		return;
 	}
 	for (t = open + 1; t < close && n < 2; t = lp_stmt_next_top(lx, t))
 		if (is(lx, t, ";"))
 			semi[n++] = t;
 	if (n < 2)
-		decide(p, i, a, NULL, 1, 0, 0,
-		       "a range-for has no condition");
+		decide(p, i, a, NULL, open,
+		       loop_cond(lx, 1, 0, "a range-for has no condition",
+				 &c), 0, NULL);
 	else
-		decide(p, i, a, NULL, semi[0] + 1, semi[1] - 1, a->likely,
-		       semi[0] + 1 == semi[1] ? "the loop has no condition"
-					      : NULL);
+		decide(p, i, a, NULL, open,
+		       loop_cond(lx, semi[0] + 1, semi[1] - 1,
+				 semi[0] + 1 == semi[1] ?
+				 "the loop has no condition" : NULL, &c),
+		       a->likely, NULL);
 }
 
 static void push_mark(struct plan *p, size_t tok, size_t last, int likely,
@@ -281,10 +311,22 @@ static void add_edits(const struct plan *p, struct lp_copy_edits *e)
 		}
 	}
 	for (k = 0; k < p->nwrap; k++) {
-		lp_copy_edit_add(e, lx->tok[p->wrap[k].from].start, 0,
+		const struct wrap *w = &p->wrap[k];
+		char *name;
+
+		if (w->name != NONE) {
+			/* `if (T x = e; __builtin_expect(!!(x), 1))` */
+			name = lp_tok_dup(lx, w->name);
+			lp_copy_edit_add_owned(e, lx->tok[w->to].end, 0,
+				lp_xstrfmt("; __builtin_expect(!!(%s), %d)",
+					   name, w->expect));
+			free(name);
+			continue;
+		}
+		lp_copy_edit_add(e, lx->tok[w->from].start, 0,
 				 "__builtin_expect(!!(");
-		lp_copy_edit_add(e, lx->tok[p->wrap[k].to].end, 0,
-				 p->wrap[k].expect ? "), 1)" : "), 0)");
+		lp_copy_edit_add(e, lx->tok[w->to].end, 0,
+				 w->expect ? "), 1)" : "), 0)");
 	}
 }
 
@@ -406,8 +448,9 @@ size_t lp_attr_sites(const struct lp_lexed *lx,
 		struct lp_attr_site *s = &(*sites)[k];
 
 		s->stmt = w->stmt;
-		s->from = w->from;
-		s->to = w->to + 1;
+		s->open = w->open;
+		s->from = w->name != NONE ? w->name : w->from;
+		s->to = w->name != NONE ? w->name + 1 : w->to + 1;
 		s->then = attr_tok(w->then);
 		s->other = attr_tok(w->other);
 		s->then_last = attr_last(w->then);
@@ -415,7 +458,7 @@ size_t lp_attr_sites(const struct lp_lexed *lx,
 		s->then_flip = attr_flip(lx, am, w->then);
 		s->other_flip = attr_flip(lx, am, w->other);
 		s->expect = w->expect;
-		s->lo = lx->tok[w->from - 1].line;
+		s->lo = lx->tok[w->name != NONE ? w->to : w->from - 1].line;
 		s->hi = lx->tok[w->to].last_line;
 	}
 	if (p.ncases)

@@ -47,6 +47,7 @@ void lp_attr_ignored(struct lp_attr_plan *p, const struct lp_lexed *lx);
  */
 struct lp_attr_site {
 	size_t stmt;            /* token: its if, while or for */
+	size_t open;            /* its '(', or LP_NO_MATCH on a label */
 	size_t from, to;        /* tokens [from, to): the condition */
 	size_t then;            /* '[' of the attribute on the body or the
 				   if's branch, or LP_NO_MATCH */

@@ -25,8 +25,9 @@
  *
  * The attribute itself stays in the copy, so that the instrumented build
  * lays the switch out as the user's does.  Left as they are, with the
- * reason in cc's note: a switch whose condition is a declaration or has
- * an init-statement (there is no expression to wrap), a statement with
+ * reason in cc's note: a switch on a declaration after an init-statement
+ * (no place for a test; a declaration alone is switched on by its name
+ * after it, an init-statement's expression where it stands), a statement with
  * two attributes, and a default whose "no case matched" cannot be told
  * from the text (a directive among the labels, a macro that may write
  * labels).
@@ -58,6 +59,7 @@ struct sw {
 	struct lp_attr_mark *m;
 	size_t nm;
 	size_t head, open, close;       /* `switch`, its '(' and ')' */
+	struct lp_stmt_cond cond;       /* what it switches on */
 	struct label *v;
 	size_t nr;
 	const char *why;        /* why its condition cannot be wrapped */
@@ -294,6 +296,7 @@ static void add_site(const struct sw *s, size_t a, size_t b,
 	site->then = mark->tok;
 	site->then_last = mark->last;
 	site->other = site->other_last = NONE;
+	site->open = NONE;
 	site->expect = mark->likely;
 	site->lo = site->hi = s->lx->tok[mark->tok].line;
 	site->label = 1;
@@ -351,18 +354,30 @@ static void plan_group(struct sw *s, size_t a, size_t b,
 		add_site(s, a, b, mark, sites, nsites);
 }
 
-/* The head's edits: the value evaluated once, tested, switched on. */
+/*
+ * The head's edits: the value evaluated once, tested, switched on; a
+ * declaration's name after it (`switch (T x = e; ({ ... = (x); ...}))`).
+ */
 static void add_edits(const struct sw *s, struct lp_copy_edits *e)
 {
 	const struct lp_lexed *lx = s->lx;
-	char *tail = NULL;
+	const struct lp_stmt_cond *c = &s->cond;
+	static const char head[] = "__extension__ ({ lp__auto lp__sw = (";
+	char *tail = NULL, *name;
 
-	lp_copy_edit_add(e, lx->tok[s->open + 1].start, 0,
-			 "__extension__ ({ lp__auto lp__sw = (");
+	if (c->name != NONE) {
+		name = lp_tok_dup(lx, c->name);
+		append(&tail, "; ");
+		append(&tail, head);
+		append(&tail, name);
+		free(name);
+	} else {
+		lp_copy_edit_add(e, lx->tok[c->from].start, 0, head);
+	}
 	append(&tail, ");");
 	append(&tail, s->calls);
 	append(&tail, " lp__sw; })");
-	lp_copy_edit_add_owned(e, lx->tok[s->close - 1].end, 0, tail);
+	lp_copy_edit_add_owned(e, lx->tok[c->to].end, 0, tail);
 }
 
 /* The switch at token @i. */
@@ -377,7 +392,8 @@ static void plan_switch(struct sw *s, struct lp_copy_edits *e,
 	    (end = lp_stmt_end(lx, s->head)) == NONE)
 		return;
 	s->open = s->head + 1;
-	s->why = lp_stmt_unwrappable(lx, s->open + 1, s->close - 1);
+	lp_stmt_condition(lx, s->open + 1, s->close - 1, &s->cond);
+	s->why = s->cond.why;
 	if (find_labels(s, s->close + 1, end))
 		return;
 	for (a = 0; a < s->nr; a = b + 1) {

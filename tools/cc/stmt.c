@@ -186,27 +186,67 @@ static int declares(const struct lp_lexed *lx, size_t prev, size_t pprev)
 }
 
 /*
- * Why the condition in tokens [from, to] cannot be wrapped in an
- * expectation, or NULL when it can.
+ * The condition between an if's or a switch's parentheses, tokens
+ * [from, to]: past an init-statement, and the name it declares when it
+ * is a declaration (`T x = e`, `T *x{e}`).  A declared name is tested
+ * after the declaration, as `if (T x = e; x)` does.
  */
+void lp_stmt_condition(const struct lp_lexed *lx, size_t from, size_t to,
+		       struct lp_stmt_cond *c)
+{
+	static const char binding[] = "the condition is a structured binding";
+	static const char after_init[] =
+		"a declaration after an init-statement";
+	size_t t, prev = NONE, pprev = NONE;
+
+	c->from = from;
+	c->to = to;
+	c->name = NONE;
+	c->why = NULL;
+	if (from > to) {
+		c->why = "no condition";
+		return;
+	}
+	for (t = from; t <= to; t++)
+		if (skipped(lx, t)) {
+			c->why = "a directive inside the condition";
+			return;
+		}
+	for (t = from; t <= to; t = lp_stmt_next_top(lx, t))
+		if (is(lx, t, ";"))
+			c->from = t + 1;
+	if (c->from > to) {
+		c->why = "no condition";
+		return;
+	}
+	for (t = c->from; t <= to; t = lp_stmt_next_top(lx, t)) {
+		if ((is(lx, t, "=") || is(lx, t, "{")) &&
+		    declares(lx, prev, pprev)) {
+			c->name = prev;
+			if (is(lx, prev, "]"))
+				c->why = binding;
+			else if (c->from != from)
+				c->why = after_init;
+			return;
+		}
+		/* a bracket pair is its closer: `auto [a, b] =` */
+		pprev = prev;
+		prev = lx->tok[t].match != NONE && lx->tok[t].match > t ?
+		       lx->tok[t].match : t;
+	}
+}
+
 const char *lp_stmt_unwrappable(const struct lp_lexed *lx, size_t from,
 				size_t to)
 {
-	size_t t, prev = NONE, pprev = NONE;
+	struct lp_stmt_cond c;
 
-	if (from > to)
-		return "no condition";
-	for (t = from; t <= to; t++)
-		if (skipped(lx, t))
-			return "a directive inside the condition";
-	for (t = from; t <= to; t = lp_stmt_next_top(lx, t)) {
-		if (is(lx, t, ";"))
-			return "an init-statement before the condition";
-		if ((is(lx, t, "=") || is(lx, t, "{")) &&
-		    declares(lx, prev, pprev))
-			return "the condition is a declaration";
-		pprev = prev;
-		prev = t;
-	}
+	lp_stmt_condition(lx, from, to, &c);
+	if (c.why)
+		return c.why;
+	if (c.from != from)
+		return "an init-statement before the condition";
+	if (c.name != NONE)
+		return "the condition is a declaration";
 	return NULL;
 }

@@ -50,10 +50,28 @@ size_t lp_stmt_next_top(const struct lp_lexed *lx, size_t i);
  */
 size_t lp_stmt_end(const struct lp_lexed *lx, size_t i);
 
+/* The condition of an if or a switch (lp_stmt_condition()). */
+struct lp_stmt_cond {
+	size_t from, to;        /* the expression or declaration */
+	size_t name;            /* the name a declaration declares, or
+				   LP_NO_MATCH */
+	const char *why;        /* why it cannot be tested, or NULL */
+};
+
+/*! lp_stmt_condition() :
+ *  Reads the tokens [from, to] between an if's or a switch's
+ *  parentheses into @c: the condition past an init-statement, and the
+ *  name it declares when it is a declaration; @c->why says when it
+ *  cannot be tested (a directive inside it, a structured binding, a
+ *  declaration after an init-statement).
+ */
+void lp_stmt_condition(const struct lp_lexed *lx, size_t from, size_t to,
+		       struct lp_stmt_cond *c);
+
 /*! lp_stmt_unwrappable() :
  *  Why the condition in tokens [from, to] cannot be put in an
  *  expression of ours (a declaration, an init-statement, a directive
- *  inside it), or NULL when it can.
+ *  inside it), or NULL when it can: a loop's condition.
  */
 const char *lp_stmt_unwrappable(const struct lp_lexed *lx, size_t from,
 				size_t to);

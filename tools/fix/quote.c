@@ -113,7 +113,7 @@ static char *attr_text(const struct lp_place *pl)
 	const struct lp_attr_site *a = &pl->attr;
 	/* up to the attribute, or to the if's ')' when it is the else's */
 	size_t head_end = a->then != LP_NO_MATCH ?
-		a->then_last + 1 : lx->tok[a->from - 1].match + 1;
+		a->then_last + 1 : lx->tok[a->open].match + 1;
 	char *head, *tail, *s;
 	size_t from;
 

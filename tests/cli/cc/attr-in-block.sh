@@ -79,12 +79,5 @@ for c in g++ clang++; do
 		counted_as_tallied $c $o -std=c++20 -Iinclude -isystem sys src/a.cc
 	done
 done
-$LIKELYPROF check --src . p.lprof
-echo "check: exit $?"
-$LIKELYPROF fix --src . p.lprof > fixes.mbox 2> fix.err
-echo "fix: exit $?"
-cat fix.err
-grep '^Subject\|^[-+][^-+]\|^-$' fixes.mbox
-git am -q fixes.mbox && echo "series applies" &&
-	g++ -std=c++20 -Iinclude -isystem sys -c src/a.cc -o /dev/null &&
-	echo "the tree builds"
+check_fix_builds '^Subject\|^[-+][^-+]\|^-$' \
+	g++ -std=c++20 -Iinclude -isystem sys src/a.cc

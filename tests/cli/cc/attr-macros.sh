@@ -160,12 +160,5 @@ for c in g++ clang++; do
 	echo "plain names: $(awk -F'\t' '$1 == "site" && $6 !~ /^\// &&
 		$6 !~ /table/' q.lprof 2> /dev/null | wc -l) sites"
 done
-$LIKELYPROF check --src . p.lprof
-echo "check: exit $?"
-$LIKELYPROF fix --src . p.lprof > fixes.mbox 2> fix.err
-echo "fix: exit $?"
-cat fix.err
-grep '^Subject\|^[-+][^-+]' fixes.mbox
-git am -q fixes.mbox && echo "series applies" &&
-	g++ -std=c++20 -DHAVE_ATTR -Iinclude -isystem sys -c src/a.cc -o /dev/null &&
-	echo "the tree builds"
+check_fix_builds '^Subject\|^[-+][^-+]' \
+	g++ -std=c++20 -DHAVE_ATTR -Iinclude -isystem sys src/a.cc

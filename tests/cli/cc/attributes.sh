@@ -9,9 +9,10 @@
 # (cc/case-labels.sh has every form of label).  Its output, __FILE__ in
 # the unit and in a header found beside it, and its exit status are the
 # plain build's.  The forms whose branch is no condition's outcome or
-# whose condition cannot be wrapped (a declaration, an init-statement,
-# if constexpr, a range-for, a plain statement) are left as they are,
-# and cc's note says so once with the first one's reason.
+# whose condition cannot be tested (if constexpr, a range-for, a plain
+# statement) are left as they are, and cc's note says so once with the
+# first one's reason.  A declaration's name is tested after it (`if (int
+# y = e; y)`), an init-statement's condition where it stands.
 # A -MD dependency file names the source, not the copy cc compiled.
 # fix places each counted attribute on itself, not on the
 # __builtin_expect() beside it, and removes the wrong ones (both of the
@@ -24,7 +25,7 @@ SRC
 cat > a.cc <<'SRC'
 #include <cstdio>
 #include "h.h"
-static long n_if, n_else, n_while, n_for, n_both, n_call, n_c0, n_c1;
+static long n_if, n_else, n_while, n_for, n_both, n_call, n_c0, n_c1, n_y, n_s;
 static int f(int x)
 {
 	if (x % 10 == 0) [[unlikely]] {
@@ -59,9 +60,9 @@ static int g(int x)
 	default: break;
 	}
 	if (int y = x % 5) [[likely]]
-		s += y;
+		s += y, n_y++;
 	if (s = x; s > 2) [[likely]]
-		s--;
+		s--, n_s++;
 	if constexpr (sizeof(int) == 4) [[likely]]
 		s++;
 	for (int v : arr) [[likely]]
@@ -83,6 +84,8 @@ int main()
 	std::printf("30 %ld %ld\n", 100000L, n_for);
 	std::printf("33 %ld %ld\n", n_c0, 100000 - n_c0);
 	std::printf("34 %ld %ld\n", 100000 - n_c1, n_c1);
+	std::printf("37 %ld %ld\n", n_y, 100000 - n_y);
+	std::printf("39 %ld %ld\n", n_s, 100000 - n_s);
 	return 0;
 }
 SRC

@@ -12,8 +12,10 @@
 # go before it runs it and prints its own counts; the profile's correct
 # and incorrect columns must be those numbers, on the line of each
 # attribute, with the labels' text as the condition.  A switch on a
-# declaration or with an init-statement has no expression to test: left
-# as it is, and cc's note says so.  The output and exit status are the
+# declaration switches on its name, tested after it (`switch (int r = e;
+# r)`), one with an init-statement on the expression after it; one on a
+# declaration after an init-statement has no place for a test: left as
+# it is, and cc's note says so.  The output and exit status are the
 # plain build's; check quotes each site as written.  g++ and clang++,
 # -O0 and -O2.
 command -v g++ > /dev/null || { echo "no g++"; exit 77; }
@@ -76,11 +78,16 @@ static int f(int x, char c, Op op)
 	case Op::halt: break;
 	[[unlikely]] default: line[8] = __LINE__; s *= 2; break;
 	}
+	want(9, true, x % 3 == 0);
 	switch (int r = x % 3) {
-	case 0: [[likely]] s += r; break;
+	case 0: [[likely]] line[9] = __LINE__; s += r; break;
 	}
+	want(10, false, x % 2 == 1);
 	switch (int k = x; k % 2) {
-	[[unlikely]] case 1: s += k & 1;
+	[[unlikely]] case 1: line[10] = __LINE__; s += k & 1;
+	}
+	switch (int k = x; int r = k % 5) {
+	case 4: [[unlikely]] s += r; break;
 	}
 	return s;
 }
@@ -90,7 +97,7 @@ int main()
 	for (int i = 0; i < 6000; i++)
 		s += f(i, "abgyz?q"[i % 7], Op(i % 4));
 	std::printf("%ld\n", s);
-	for (int k = 0; k < 9; k++)
+	for (int k = 0; k < 11; k++)
 		std::printf("%d %ld %ld\n", line[k],
 			    likely_[k] ? went[k] : evals[k] - went[k],
 			    likely_[k] ? evals[k] - went[k] : went[k]);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # C++20's [[likely]]/[[unlikely]] that cc cannot count (here the one on
-# a case label of a switch whose condition is a declaration: there is no
-# expression to test) draw a note once per unit: how many of how many,
+# a case label of a switch whose condition is a declaration after an
+# init-statement: there is no place for a test) draw a note once per unit: how many of how many,
 # the first one's line and why; those on an if and its else (spaces inside
 # the brackets too) are counted (tests/cli/cc/attributes.sh) and the
 # profile has their one site.  The same words in a comment, a string or
@@ -27,7 +27,7 @@ int f(int x)
 }
 int g(int x)
 {
-	switch (int y = x) {
+	switch (int z = x; int y = z) {
 	[[likely]] case 1: return 3 + y - 1;
 	default: return __builtin_expect_with_probability(x, 0, 0.9);
 	}

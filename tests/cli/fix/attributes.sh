@@ -8,7 +8,8 @@
 # flips() every hint is backwards (x >= 0 always holds, the loops run 200
 # times a call), in removes() each is right about half the time, in
 # kept() one is right and two are forms cc does not count (a case label
-# of a switch on a declaration, a declaration as condition), which fix
+# of a switch on a declaration after an init-statement, such a
+# declaration as an if's condition: no place for a test), which fix
 # never touches (fix/case-labels.sh edits the labels cc counts).  The series
 # applies with git am; the patched program builds with g++ and clang++
 # and prints what the plain build printed; profiled again, check finds
@@ -66,11 +67,11 @@ static int kept(int x)
 	int s = 0;
 	if (x < 1000) [[likely]]
 		s++;
-	switch (int r = x % 3) {
+	switch (int a = x; int r = a % 3) {
 	[[likely]] case 0: s += 1 + r; break;
 	default: break;
 	}
-	if (int y = x % 5) [[likely]]
+	if (int a = x; int y = a % 5) [[likely]]
 		s += y;
 	return s;
 }
