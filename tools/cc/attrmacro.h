@@ -94,9 +94,10 @@ size_t lp_attr_macro_uses(const struct lp_attr_macros *m,
 /*! lp_cc_line_marker() :
  *  Whether the line at @s (up to @end) is a line marker, `# 12 "f" 1 3`
  *  or `#line 12 "f"`, and in *@system whether its flags hold 3 (the
- *  system's text).
+ *  system's text); its number, the next line's, into *@line.
  */
-int lp_cc_line_marker(const char *s, const char *end, int *system);
+int lp_cc_line_marker(const char *s, const char *end, int *system,
+		      unsigned *line);
 
 /*! lp_attr_macro_defines_hint() :
  *  Whether the directive whose '#' is token @dir of @lx defines one of

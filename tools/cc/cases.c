@@ -29,14 +29,18 @@
  * (no place for a test; a declaration alone is switched on by its name
  * after it, an init-statement's expression where it stands), a statement with
  * two attributes, and a default whose "no case matched" cannot be told
- * from the text (a directive among the labels, a macro that may write
- * labels).
+ * from the text (a #define among the labels, an #if group the switch
+ * ends inside, a macro that may write labels).  #if groups among the
+ * labels are written again around the default's tests of the labels
+ * they hold, with a #line after them that gives the lines their numbers
+ * back (default_test_grouped()).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cc/attr.h"
+#include "cc/attrmacro.h"
 #include "cc/cases.h"
 #include "cc/edits.h"
 #include "cc/stmt.h"
@@ -62,6 +66,10 @@ struct sw {
 	struct lp_stmt_cond cond;       /* what it switches on */
 	struct label *v;
 	size_t nr;
+	size_t *dirs;           /* the '#' of each #if, #else... among them */
+	size_t ndirs;
+	int depth;              /* of those groups; below 0: one ends out */
+	unsigned line;          /* the file's line where the head's edit ends */
 	const char *why;        /* why its condition cannot be wrapped */
 	const char *no_default; /* why a default cannot be told */
 	char *calls;            /* the tests for the head, or NULL */
@@ -154,6 +162,98 @@ static void push_label(struct sw *s, size_t start, size_t colon,
 	l->is_default = is_default;
 }
 
+/* Token @t is the '#' of a line marker: `# 12 "h.h"`, `#line 12`. */
+static int is_marker(const struct lp_lexed *lx, size_t t)
+{
+	return (lx->tok[t].flags & LP_TOKF_DIRECTIVE) && t + 1 < lx->nr &&
+	       lx->tok[t + 1].dir == t &&
+	       (lx->tok[t + 1].kind == LP_TOK_NUMBER ||
+		lp_tok_is(lx, t + 1, "line"));
+}
+
+/*
+ * The file's number of the lexer's line @line, at or after token @t:
+ * counted from the nearest line marker before @t (an expanded unit's
+ * `# 12 "h.h"`, a source's own #line), else the lexer's own; 0 where
+ * that marker cannot be read.
+ */
+static unsigned file_line(const struct lp_lexed *lx, size_t t,
+			  unsigned line)
+{
+	const char *at, *eol;
+	unsigned n;
+	int system;
+
+	while (t-- > 0) {
+		if (!is_marker(lx, t))
+			continue;
+		at = lx->buf + lx->tok[t].start;
+		eol = memchr(at, '\n', lx->len - lx->tok[t].start);
+		if (!lp_cc_line_marker(at, eol ? eol : lx->buf + lx->len,
+				       &system, &n))
+			return 0;
+		return n + line - lx->tok[t].line - 1;
+	}
+	return line;
+}
+
+/*
+ * How many lines the attribute at token @mark stands below the line
+ * where the head's edit ends (token @end): the lexer's count, but where
+ * a line marker stands between (clang's, around what its #if left out
+ * of an expanded unit), the file's.
+ */
+static unsigned lines_below(const struct lp_lexed *lx, size_t end,
+			    size_t mark)
+{
+	unsigned below = lx->tok[mark].line - lx->tok[end].last_line;
+	size_t t;
+
+	for (t = end + 1; t < mark; t++)
+		if (is_marker(lx, t))
+			return file_line(lx, mark, lx->tok[mark].line) -
+			       file_line(lx, end, lx->tok[end].last_line);
+	return below;
+}
+
+static const char *const conditionals[] = {
+	"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else",
+	"endif"
+};
+
+/*
+ * The directive whose '#' is token @t, among the labels: a conditional
+ * is kept, to be written again around the default's tests of the labels
+ * it holds (an #ifdef may take a case away); any other (a #define that
+ * a label may use) leaves the default unknown.
+ */
+static void note_directive(struct sw *s, size_t t)
+{
+	const struct lp_lexed *lx = s->lx;
+	size_t name = t + 1;
+
+	/* a line marker of an expanded unit (clang's around what its #if
+	 * left out) says nothing of the labels */
+	if (is_marker(lx, t))
+		return;
+	if (name >= lx->nr || lx->tok[name].dir != t ||
+	    !lp_tok_is_any(lx, name, conditionals,
+			   sizeof(conditionals) / sizeof(conditionals[0]))) {
+		s->no_default = "a directive other than #if, #else or #endif "
+				"among its switch's labels";
+		return;
+	}
+	if (lp_tok_is(lx, name, "if") || lp_tok_is(lx, name, "ifdef") ||
+	    lp_tok_is(lx, name, "ifndef"))
+		s->depth++;
+	else if (s->depth <= 0)
+		s->depth = -1;  /* opened before the switch: never undone */
+	else if (lp_tok_is(lx, name, "endif"))
+		s->depth--;
+	s->dirs = lp_xrealloc(s->dirs, (s->ndirs + 1) * sizeof(*s->dirs));
+	s->dirs[s->ndirs++] = t;
+}
+
 /*
  * The labels of the switch's body, tokens [from, to]: not those of a
  * switch inside it, nor any inside parentheses or brackets (no label is
@@ -169,7 +269,7 @@ static int find_labels(struct sw *s, size_t from, size_t to)
 		const struct lp_token *k = &lx->tok[t];
 
 		if (k->flags & LP_TOKF_DIRECTIVE)
-			s->no_default = "a directive among its switch's labels";
+			note_directive(s, t);
 		if (lp_stmt_skipped(lx, t)) {
 			t++;
 		} else if (lp_stmt_is(lx, t, "switch")) {
@@ -222,11 +322,59 @@ static void case_test(const struct sw *s, const struct label *l, char **out)
 	append(out, "))");
 }
 
+/* The directive at token @d as the source writes it, on a line of its own. */
+static void append_directive(char **out, const struct lp_lexed *lx, size_t d)
+{
+	size_t last = d, t;
+	char *text;
+
+	for (t = d + 1; t < lx->nr && (lx->tok[t].flags & LP_TOKF_PP) &&
+	     lx->tok[t].dir == d; t++)
+		last = t;
+	text = lp_tok_text(lx, d, last + 1);
+	append(out, "\n");
+	append(out, text);
+	append(out, "\n");
+	free(text);
+}
+
+/*
+ * No case matched, with #if groups among the labels: the groups written
+ * again around the tests of the labels they hold, `!(t1 ||\n#ifdef X\n
+ * t2 ||\n#endif\n#line N\n0)`, the #line giving the lines after it
+ * their numbers back.
+ */
+static void default_test_grouped(const struct sw *s, char **out)
+{
+	size_t k = 0, d = 0;
+	char line[32];
+
+	append(out, "!(");
+	while (k < s->nr || d < s->ndirs) {
+		if (d < s->ndirs &&
+		    (k == s->nr || s->dirs[d] < s->v[k].start)) {
+			append_directive(out, s->lx, s->dirs[d++]);
+			continue;
+		}
+		if (!s->v[k].is_default) {
+			case_test(s, &s->v[k], out);
+			append(out, " || ");
+		}
+		k++;
+	}
+	snprintf(line, sizeof(line), "\n#line %u\n0)", s->line);
+	append(out, line);
+}
+
 /* No case of the switch matched: `!(t1 || t2 ...)`, or 1 with none. */
 static void default_test(const struct sw *s, char **out)
 {
 	size_t k, n = 0;
 
+	if (s->ndirs) {
+		default_test_grouped(s, out);
+		return;
+	}
 	for (k = 0; k < s->nr; k++) {
 		if (s->v[k].is_default)
 			continue;
@@ -268,7 +416,7 @@ static void add_call(struct sw *s, size_t a, size_t b,
 	 * lexer's line is not the file's, but the distance is the same.
 	 */
 	snprintf(line, sizeof(line), ", __LINE__ + %u, !!(",
-		 lx->tok[mark->tok].line - lx->tok[s->close - 1].last_line);
+		 lines_below(lx, s->close - 1, mark->tok));
 	append(&s->calls, line);
 	for (k = a; k <= b; k++) {
 		if (k > a)
@@ -396,6 +544,17 @@ static void plan_switch(struct sw *s, struct lp_copy_edits *e,
 	s->why = s->cond.why;
 	if (find_labels(s, s->close + 1, end))
 		return;
+	if (s->ndirs && !s->no_default) {
+		/* the #line after the groups: the head's edit ends there */
+		s->line = file_line(lx, s->cond.to,
+				    lx->tok[s->cond.to].last_line);
+		if (s->depth)
+			s->no_default = "an #if group among its switch's "
+					"labels that opens or ends outside it";
+		else if (!s->line)
+			s->no_default = "a line marker before its switch "
+					"that cannot be read";
+	}
 	for (a = 0; a < s->nr; a = b + 1) {
 		for (b = a; b + 1 < s->nr &&
 		     same_statement(s, &s->v[b], &s->v[b + 1]); b++)
@@ -424,6 +583,7 @@ void lp_case_plan(const struct lp_lexed *lx, struct lp_attr_mark *m,
 		s.head = i;
 		plan_switch(&s, e, sites, nsites);
 		free(s.v);
+		free(s.dirs);
 		free(s.calls);
 	}
 }

@@ -305,8 +305,9 @@ static void view_read(struct view *v, const char *raw, size_t len)
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *eol = nl ? nl + 1 : end;
 		int system;
+		unsigned line;
 
-		if (*s == '#' && lp_cc_line_marker(s, eol, &system)) {
+		if (*s == '#' && lp_cc_line_marker(s, eol, &system, &line)) {
 			if (keep)
 				view_add(v, raw, start, (size_t)(s - raw));
 			start = (size_t)(s - raw);
