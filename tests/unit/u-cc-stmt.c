@@ -51,6 +51,11 @@ static void test_condition__expressions_and_init(void)
 	LP_CHECK_STR(cond_of("if (a.b = c)"), "a.b = c|-|-");
 	LP_CHECK_STR(cond_of("if (*p = c)"), "*p = c|-|-");
 	LP_CHECK_STR(cond_of("if (S{1})"), "S{1}|-|-");
+	/* `a & B{1}` may be a declaration of a reference too: read as an
+	 * expression, which the copy can test either way */
+	LP_CHECK_STR(cond_of("if (flags & Bit{1})"), "flags & Bit{1}|-|-");
+	LP_CHECK_STR(cond_of("if (a && T{})"), "a && T{}|-|-");
+	LP_CHECK_STR(cond_of("if (new Node{1})"), "new Node{1}|-|-");
 }
 
 static void test_condition__declarations(void)
@@ -63,6 +68,9 @@ static void test_condition__declarations(void)
 		     "std::size_t n = len()|n|-");
 	LP_CHECK_STR(cond_of("if (vec<int> v = get())"),
 		     "vec<int> v = get()|v|-");
+	LP_CHECK_STR(cond_of("if (const Node *n = find())"),
+		     "const Node *n = find()|n|-");
+	LP_CHECK_STR(cond_of("if (auto &&r = f())"), "auto &&r = f()|r|-");
 }
 
 static void test_condition__no_place_for_a_test(void)

@@ -151,7 +151,8 @@ static int is_word(const struct lp_lexed *lx, size_t i)
 {
 	static const char *const ops[] = {
 		"and", "or", "not", "xor", "bitand", "bitor", "compl",
-		"not_eq", "and_eq", "or_eq", "xor_eq", "return", "sizeof"
+		"not_eq", "and_eq", "or_eq", "xor_eq", "return", "sizeof",
+		"new", "delete", "throw", "co_await", "co_yield"
 	};
 
 	return lx->tok[i].kind == LP_TOK_IDENT &&
@@ -159,12 +160,15 @@ static int is_word(const struct lp_lexed *lx, size_t i)
 }
 
 /*
- * Whether the `=` or `{` at @eq (after @prev and @pprev at its depth,
- * NONE where there is none) declares what it initialises: `T x = e`,
+ * Whether the `=` or `{` (@brace) after @prev and @pprev at its depth
+ * (NONE where there is none) declares what it initialises: `T x = e`,
  * `T *x = e`, `T x{e}`, `auto [a, b] = e`, but not `x = e`, `*p = e`,
- * `a.b = e` or `S{1}`.
+ * `a.b = e` or `S{1}`.  Before a `{`, `a & b{1}` is an expression as
+ * well as a declaration: read as the first, so that a condition is never
+ * rewritten into what does not compile.
  */
-static int declares(const struct lp_lexed *lx, size_t prev, size_t pprev)
+static int declares(const struct lp_lexed *lx, size_t prev, size_t pprev,
+		    int brace)
 {
 	size_t open;
 
@@ -180,7 +184,7 @@ static int declares(const struct lp_lexed *lx, size_t prev, size_t pprev)
 		return 0;
 	if (is_word(lx, pprev) || is(lx, pprev, ">"))
 		return 1;
-	return (is(lx, pprev, "*") || is(lx, pprev, "&") ||
+	return !brace && (is(lx, pprev, "*") || is(lx, pprev, "&") ||
 		is(lx, pprev, "&&")) && pprev > 0 &&
 	       (is_word(lx, pprev - 1) || is(lx, pprev - 1, ">"));
 }
@@ -221,7 +225,7 @@ void lp_stmt_condition(const struct lp_lexed *lx, size_t from, size_t to,
 	}
 	for (t = c->from; t <= to; t = lp_stmt_next_top(lx, t)) {
 		if ((is(lx, t, "=") || is(lx, t, "{")) &&
-		    declares(lx, prev, pprev)) {
+		    declares(lx, prev, pprev, is(lx, t, "{"))) {
 			c->name = prev;
 			if (is(lx, prev, "]"))
 				c->why = binding;

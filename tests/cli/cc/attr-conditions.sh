@@ -7,7 +7,8 @@
 # declaration (`if (T x = e; x)`, C++17's own form), or on the condition
 # after the init-statement; the program tallies each branch itself and
 # the profile must hold those numbers, with g++ and clang++ at -O0 and
-# -O2, and print what the plain build prints.  A declaration after an
+# -O2, and print what the plain build prints.  `odd && Opt{...}` is an
+# expression, though `T && x{...}` would declare a reference.  A declaration after an
 # init-statement, and a while's declaration, have nowhere to put a test:
 # they stay uncounted, with the note.  check quotes each as written;
 # fix removes the wrong ones, git am applies the series, the tree builds.
@@ -60,18 +61,22 @@ static int step(int i)
 		s += b;
 	while (int w = s % 2) [[unlikely]]
 		s += w;
+	bool odd = i & 1;
+	tally(7, !(odd && Opt{i % 3}));
+	if (odd && Opt{i % 3}) [[unlikely]]
+		s++;
 	return s;
 }
 int main()
 {
 	/* the line of each tally's site: the condition's */
-	static const int at[] = { 0, 15, 18, 25, 31, 35, 41 };
+	static const int at[] = { 0, 15, 18, 25, 31, 35, 41, 50 };
 	long s = 0;
 
 	for (int i = 0; i < 30000; i++)
 		s += step(i);
 	std::printf("%ld\n", s);
-	for (int k = 1; k < 7; k++)
+	for (int k = 1; k < 8; k++)
 		std::printf("a.cc:%d %ld %ld\n", at[k], right[k], wrong[k]);
 	return 0;
 }
