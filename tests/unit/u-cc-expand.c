@@ -73,12 +73,15 @@ static void test_expanded__system_text_kept(void)
 		"# 3 \"a.cc\" 2\n"
 		"int m(int v) { if (v > 2) [[likely]] return 1; return 0; }\n";
 	struct lp_hint_macros none = LP_HINT_MACROS_INIT;
-	struct lp_unseen_forms cxx = { &none, 1, NULL, NULL };
+	struct lp_unseen_forms cxx = { &none, 1, NULL, NULL, 0 };
+	struct lp_cc_expanded_left left;
 	char *copy = NULL, *line;
 	size_t len = 0;
 
 	LP_CHECK_INT(lp_cc_expanded_copy(raw, strlen(raw), "a.cc", &cxx,
-					 &copy, &len), 1);
+					 &copy, &len, &left), 1);
+	LP_CHECK_STR(left.source, "");
+	LP_CHECK_STR(left.headers.note, "");
 	if (!copy)
 		return;
 	LP_CHECK(strstr(copy, "if (v) [[likely]] return 1") != NULL);
@@ -102,13 +105,51 @@ static void test_expanded__system_only(void)
 		"# 2 \"a.cc\" 2\n"
 		"int m(int v) { return v; }\n";
 	struct lp_hint_macros none = LP_HINT_MACROS_INIT;
-	struct lp_unseen_forms cxx = { &none, 1, NULL, NULL };
+	struct lp_unseen_forms cxx = { &none, 1, NULL, NULL, 0 };
+	struct lp_cc_expanded_left left;
 	char *copy = NULL;
 	size_t len = 0;
 
 	LP_CHECK_INT(lp_cc_expanded_copy(raw, strlen(raw), "a.cc", &cxx,
-					 &copy, &len), 0);
+					 &copy, &len, &left), 0);
 	LP_CHECK(copy == NULL);
+}
+
+/*
+ * What the expanded text leaves, by file and on each file's own line:
+ * clang's "./" names gcc's file, a marker in the middle of a header
+ * (back from one it includes) sets its lines again, and the system's
+ * attributes are no one's.
+ */
+static void test_expanded__left_by_file(void)
+{
+	static const char raw[] =
+		"# 1 \"src/a.cc\"\n"
+		"int m(int v) { if (v > 2) [[likely]] return 1; return 0; }\n"
+		"# 1 \"./lib/h.h\" 1\n"
+		"int h(int v) { if (v) [[unlikely]] return 1; return 0; }\n"
+		"# 1 \"/usr/include/x.h\" 1 3 4\n"
+		"int s(int v) { [[likely]] return v; }\n"
+		"# 7 \"lib/h.h\" 2\n"
+		"int g(int v) { [[likely]] return v; }\n"
+		"int k(int v) { do [[likely]] v--; while (v); return v; }\n"
+		"# 3 \"src/a.cc\" 2\n"
+		"int n(int v) { [[unlikely]] return v; }\n";
+	struct lp_hint_macros none = LP_HINT_MACROS_INIT;
+	struct lp_unseen_forms cxx = { &none, 1, NULL, NULL, 0 };
+	struct lp_cc_expanded_left left;
+	char *copy = NULL;
+	size_t len = 0;
+
+	LP_CHECK_INT(lp_cc_expanded_copy(raw, strlen(raw), "./src/a.cc", &cxx,
+					 &copy, &len, &left), 1);
+	free(copy);
+	LP_CHECK_STR(left.source, "1 of 2 [[likely]]/[[unlikely]] (line 3: "
+		     "on a statement that is no branch of a condition)");
+	LP_CHECK_STR(left.headers.note, "lib/h.h: 2 of 3 "
+		     "[[likely]]/[[unlikely]] (first at line 7: on a statement "
+		     "that is no branch of a condition)");
+	LP_CHECK_INT(left.headers.nalso, 0);
 }
 
 int main(void)
@@ -119,5 +160,6 @@ int main(void)
 	LP_TEST(test_deps__colon_in_target);
 	LP_TEST(test_expanded__system_text_kept);
 	LP_TEST(test_expanded__system_only);
+	LP_TEST(test_expanded__left_by_file);
 	return lp_test_done();
 }

@@ -359,18 +359,25 @@ static void plan_all(struct plan *p, const struct lp_lexed *lx,
 			p->attr[i].why = unclaimed(lx, &p->attr[i]);
 }
 
-void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
-		  const struct lp_attr_macros *am, const char *file,
-		  struct lp_copy_edits *e)
+/* The plan of @lx into @out, each attribute kept in @out->seen if @keep. */
+static void plan_into(struct lp_attr_plan *out, const struct lp_lexed *lx,
+		      const struct lp_attr_macros *am, const char *file,
+		      struct lp_copy_edits *e, int keep)
 {
 	struct plan p;
 	size_t k;
 
 	memset(out, 0, sizeof(*out));
 	plan_all(&p, lx, am, file, e, 0);
+	if (keep)
+		out->seen = lp_xcalloc(p.nattr + 1, sizeof(*out->seen));
 	for (k = 0; k < p.nattr; k++) {
 		const struct lp_attr_mark *a = &p.attr[k];
 
+		if (keep) {
+			out->seen[k].at = lx->tok[a->tok].start;
+			out->seen[k].why = *a->why ? a->why : NULL;
+		}
 		out->attributes++;
 		if (!*a->why)
 			out->counted++;
@@ -383,6 +390,20 @@ void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
 	free(p.attr);
 	free(p.wrap);
 	free(p.cases);
+}
+
+void lp_attr_plan(struct lp_attr_plan *out, const struct lp_lexed *lx,
+		  const struct lp_attr_macros *am, const char *file,
+		  struct lp_copy_edits *e)
+{
+	plan_into(out, lx, am, file, e, 0);
+}
+
+void lp_attr_plan_seen(struct lp_attr_plan *out, const struct lp_lexed *lx,
+		       const struct lp_attr_macros *am,
+		       struct lp_copy_edits *e)
+{
+	plan_into(out, lx, am, NULL, e, 1);
 }
 
 void lp_attr_ignored(struct lp_attr_plan *out, const struct lp_lexed *lx)

@@ -11,11 +11,19 @@ struct lp_lexed;
 struct lp_copy_edits;
 struct lp_attr_macros;
 
+/* One attribute of a plan, where it stands and what became of it. */
+struct lp_attr_seen {
+	size_t at;              /* its first byte in the lexed text */
+	const char *why;        /* why it is left, or NULL: counted */
+};
+
 struct lp_attr_plan {
 	unsigned attributes;    /* every [[likely]]/[[unlikely]] seen */
 	unsigned counted;       /* of them, rewritten into a hint */
 	unsigned skipped_line;  /* the first one left as it is, or 0 */
 	const char *skipped_why;    /* and why (a static string) */
+	struct lp_attr_seen *seen;  /* each of them, in order, where the
+				   plan was asked to keep them; owned */
 };
 
 /*! lp_attr_plan() :
@@ -32,6 +40,15 @@ struct lp_attr_plan {
 void lp_attr_plan(struct lp_attr_plan *p, const struct lp_lexed *lx,
 		  const struct lp_attr_macros *am, const char *file,
 		  struct lp_copy_edits *e);
+
+/*! lp_attr_plan_seen() :
+ *  lp_attr_plan(), keeping in @p->seen where each attribute stands and
+ *  what became of it: an expanded unit's plan, whose text is of several
+ *  files (expand.c says which file each one is in).  free() @p->seen.
+ */
+void lp_attr_plan_seen(struct lp_attr_plan *p, const struct lp_lexed *lx,
+		       const struct lp_attr_macros *am,
+		       struct lp_copy_edits *e);
 
 /*! lp_attr_ignored() :
  *  The attribute hints of a C source lexed in @lx, all left as they are

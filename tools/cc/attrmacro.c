@@ -201,13 +201,9 @@ static int marker(const char *s, const char *end, unsigned *line,
 	return 1;
 }
 
-int lp_cc_line_marker(const char *s, const char *end, int *system,
-		      unsigned *line)
+int lp_cc_line_marker(const char *s, const char *end, struct lp_cc_marker *m)
 {
-	const char *file;
-	size_t flen;
-
-	return marker(s, end, line, &file, &flen, system);
+	return marker(s, end, &m->line, &m->file, &m->flen, &m->system);
 }
 
 static const char *spot_file(const struct lp_attr_macros *m, const char *s,

@@ -91,13 +91,19 @@ size_t lp_attr_macro_uses(const struct lp_attr_macros *m,
 			  const struct lp_lexed *lx, const char *file,
 			  struct lp_attr_use **uses);
 
+/* A line marker of the compiler's text, as lp_cc_line_marker() reads it. */
+struct lp_cc_marker {
+	unsigned line;          /* the number of the line after it */
+	const char *file;       /* its name, not NUL-terminated: flen bytes */
+	size_t flen;            /* 0 where it names none (`#line 12`) */
+	int system;             /* its flags hold 3: the system's text */
+};
+
 /*! lp_cc_line_marker() :
  *  Whether the line at @s (up to @end) is a line marker, `# 12 "f" 1 3`
- *  or `#line 12 "f"`, and in *@system whether its flags hold 3 (the
- *  system's text); its number, the next line's, into *@line.
+ *  or `#line 12 "f"`, read into @m.
  */
-int lp_cc_line_marker(const char *s, const char *end, int *system,
-		      unsigned *line);
+int lp_cc_line_marker(const char *s, const char *end, struct lp_cc_marker *m);
 
 /*! lp_attr_macro_defines_hint() :
  *  Whether the directive whose '#' is token @dir of @lx defines one of

@@ -181,18 +181,16 @@ static unsigned file_line(const struct lp_lexed *lx, size_t t,
 			  unsigned line)
 {
 	const char *at, *eol;
-	unsigned n;
-	int system;
+	struct lp_cc_marker m;
 
 	while (t-- > 0) {
 		if (!is_marker(lx, t))
 			continue;
 		at = lx->buf + lx->tok[t].start;
 		eol = memchr(at, '\n', lx->len - lx->tok[t].start);
-		if (!lp_cc_line_marker(at, eol ? eol : lx->buf + lx->len,
-				       &system, &n))
+		if (!lp_cc_line_marker(at, eol ? eol : lx->buf + lx->len, &m))
 			return 0;
-		return n + line - lx->tok[t].line - 1;
+		return m.line + line - lx->tok[t].line - 1;
 	}
 	return line;
 }

@@ -147,6 +147,7 @@ static void header_hints(struct lp_cc_header_hints *h, const char *path,
 	}
 	if (lp_unseen_describe(&u, what, sizeof(what)))
 		add_to_note(h, path, what);
+	h->macros_left |= u.macros.calls > u.macros.counted;
 	lp_copy_edits_release(&e);
 	lp_lexed_release(&lx);
 	free(buf);
@@ -304,14 +305,13 @@ static void view_read(struct view *v, const char *raw, size_t len)
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *eol = nl ? nl + 1 : end;
-		int system;
-		unsigned line;
+		struct lp_cc_marker m;
 
-		if (*s == '#' && lp_cc_line_marker(s, eol, &system, &line)) {
+		if (*s == '#' && lp_cc_line_marker(s, eol, &m)) {
 			if (keep)
 				view_add(v, raw, start, (size_t)(s - raw));
 			start = (size_t)(s - raw);
-			keep = !system;
+			keep = !m.system;
 		}
 		s = eol;
 	}
@@ -319,8 +319,8 @@ static void view_read(struct view *v, const char *raw, size_t len)
 		view_add(v, raw, start, len);
 }
 
-/* The raw byte of view byte @at (an edit's place). */
-static size_t view_raw(const struct view *v, size_t at)
+/* The part that view byte @at is of, plus 1; 0 before the first. */
+static size_t view_part(const struct view *v, size_t at)
 {
 	size_t lo = 0, hi = v->nr;
 
@@ -332,7 +332,15 @@ static size_t view_raw(const struct view *v, size_t at)
 		else
 			hi = mid;
 	}
-	return lo ? v->from[lo - 1] + (at - v->at[lo - 1]) : at;
+	return lo;
+}
+
+/* The raw byte of view byte @at (an edit's place). */
+static size_t view_raw(const struct view *v, size_t at)
+{
+	size_t k = view_part(v, at);
+
+	return k ? v->from[k - 1] + (at - v->at[k - 1]) : at;
 }
 
 static void view_release(struct view *v)
@@ -342,12 +350,106 @@ static void view_release(struct view *v)
 	free(v->at);
 }
 
+/* --- what the expanded text leaves ------------------------------------- */
+
+/* The attributes of one file of an expanded unit. */
+struct file_left {
+	const char *name;       /* in the raw text: nlen bytes */
+	size_t nlen;
+	unsigned all, left, first_line;
+	const char *first_why;
+};
+
+/* The entry of the file that a line marker names, added if new. */
+static struct file_left *file_of(struct file_left **files, size_t *n,
+				 const struct lp_cc_marker *m)
+{
+	const char *name = m->file;
+	size_t k, nlen = m->flen;
+
+	while (nlen > 2 && name[0] == '.' && name[1] == '/') {
+		name += 2;      /* clang's "./h.h" is gcc's "h.h" */
+		nlen -= 2;
+	}
+	for (k = 0; k < *n; k++)
+		if ((*files)[k].nlen == nlen &&
+		    !memcmp((*files)[k].name, name, nlen))
+			return &(*files)[k];
+	*files = lp_xrealloc(*files, (*n + 1) * sizeof(**files));
+	memset(&(*files)[*n], 0, sizeof(**files));
+	(*files)[*n].name = name;
+	(*files)[*n].nlen = nlen;
+	return &(*files)[(*n)++];
+}
+
+/* Seen attribute @s of the view @v of @raw, booked to its file. */
+static void book(const struct view *v, const char *raw, size_t len,
+		 const struct lp_attr_seen *s, struct file_left **files,
+		 size_t *n)
+{
+	size_t k = view_part(v, s->at), at, from;
+	const char *eol, *p;
+	struct lp_cc_marker m;
+	struct file_left *f;
+	unsigned line;
+
+	if (!k)
+		return;
+	/* every part starts with its line marker (view_read()) */
+	from = v->from[k - 1];
+	at = from + (s->at - v->at[k - 1]);
+	eol = memchr(raw + from, '\n', len - from);
+	if (!eol || !lp_cc_line_marker(raw + from, eol, &m) || !m.flen)
+		return;
+	for (line = m.line, p = eol + 1; p < raw + at; p++)
+		line += *p == '\n';
+	f = file_of(files, n, &m);
+	f->all++;
+	if (s->why && !f->left++) {
+		f->first_line = line;
+		f->first_why = s->why;
+	}
+}
+
+/* The notes of what @a (the view @v's plan) leaves, by file, into @out. */
+static void expanded_left(const struct view *v, const char *raw,
+			  size_t len, const struct lp_attr_plan *a,
+			  const char *src, struct lp_cc_expanded_left *out)
+{
+	struct file_left *files = NULL;
+	size_t n = 0, k, slen;
+	char what[400], *path;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < a->attributes; k++)
+		book(v, raw, len, &a->seen[k], &files, &n);
+	while (src[0] == '.' && src[1] == '/')
+		src += 2;
+	slen = strlen(src);
+	for (k = 0; k < n; k++) {
+		const struct file_left *f = &files[k];
+		int is_src = f->nlen == slen && !memcmp(f->name, src, slen);
+
+		if (!lp_unseen_left(is_src ? out->source : what,
+				    is_src ? sizeof(out->source) : sizeof(what),
+				    f->all, f->all - f->left,
+				    "[[likely]]/[[unlikely]]", f->first_line,
+				    f->first_why) || is_src)
+			continue;
+		path = lp_xstrfmt("%.*s", (int)f->nlen, f->name);
+		add_to_note(&out->headers, path, what);
+		free(path);
+	}
+	free(files);
+}
+
 int lp_cc_expanded_copy(const char *raw, size_t len, const char *src,
 			const struct lp_unseen_forms *f, char **copy,
-			size_t *copy_len)
+			size_t *copy_len, struct lp_cc_expanded_left *left)
 {
 	struct lp_lexed lx = LP_LEXED_INIT, whole = LP_LEXED_INIT;
 	struct lp_copy_edits e = LP_COPY_EDITS_INIT;
+	struct lp_unseen_forms kept = *f;
 	struct lp_unseen u;
 	struct view v;
 	size_t k;
@@ -355,7 +457,13 @@ int lp_cc_expanded_copy(const char *raw, size_t len, const char *src,
 
 	view_read(&v, raw, len);
 	lp_lex(&lx, v.text, v.len);
-	lp_unseen_plan(&u, &lx, f, &e);
+	kept.keep_seen = 1;
+	lp_unseen_plan(&u, &lx, &kept, &e);
+	if (u.attr.seen)
+		expanded_left(&v, raw, len, &u.attr, src, left);
+	else
+		memset(left, 0, sizeof(*left));
+	free(u.attr.seen);
 	for (k = 0; k < e.nr; k++)
 		e.v[k].at = view_raw(&v, e.v[k].at);
 	/* the edits go into the whole text: only its bytes are read */

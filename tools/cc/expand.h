@@ -19,6 +19,18 @@ struct lp_cc_header_hints {
 	char also[240];         /* the other headers that leave forms:
 				   ", h2.h, h3.h", or "" */
 	unsigned nalso;         /* how many, named in also or not */
+	int macros_left;        /* a header leaves hint macro calls */
+};
+
+/*
+ * What an expanded unit leaves of its [[likely]]/[[unlikely]], read in
+ * the text the instrumented compile reads (gcc has decided its #if
+ * groups there, which the files' own text leaves open), by file.
+ */
+struct lp_cc_expanded_left {
+	char source[400];       /* the source's "N of M ... (...)", or "" */
+	struct lp_cc_header_hints headers;  /* note, also, nalso: the
+				   headers' */
 };
 
 struct lp_attr_macros;
@@ -65,11 +77,12 @@ void lp_cc_expand_options(struct lp_args *a, int argc, const char **argv,
  *  The expanded unit @raw (@len bytes) with the forms of its source and
  *  of its headers not of the system (a line marker's flag 3) rewritten as
  *  unseen.c rewrites a source's, named @src in its first #line, into
- *  *@copy (the caller frees it) and *@copy_len.
+ *  *@copy (the caller frees it) and *@copy_len; what it leaves of the
+ *  attributes of each file into @left.
  *  @return : 1 when a form was rewritten; 0 (nothing allocated) else.
  */
 int lp_cc_expanded_copy(const char *raw, size_t len, const char *src,
 			const struct lp_unseen_forms *f, char **copy,
-			size_t *copy_len);
+			size_t *copy_len, struct lp_cc_expanded_left *left);
 
 #endif /* LP_CC_EXPAND_H */

@@ -379,15 +379,54 @@ static int compile_with_plain_lines(struct lp_cc *cc, int src, const char *out,
  * Reads the source for the hints the header cannot see (unseen.c) into
  * @u, and says once what will not be counted.
  */
-static void note_unseen_hints(const struct lp_cc *cc, const char *src,
-			      struct lp_unseen *u)
+/* The source's note: what it leaves (@what), if anything. */
+static void note_source(const char *src, const char *what)
 {
-	char what[400];
-
-	lp_unseen_scan(u, src, &cc->forms);
-	if (lp_unseen_describe(u, what, sizeof(what)))
+	if (*what)
 		lp_note("%s: not counted: %s; likelyprof-cc(1) lists the "
 			"forms counted", src, what);
+}
+
+/* The headers' note: what the first leaves, the others named. */
+static void note_headers(const char *src, const struct lp_cc_header_hints *h)
+{
+	if (*h->note && !h->nalso)
+		lp_note("%s: not counted in a header: %s; likelyprof-cc(1) "
+			"lists the forms counted", src, h->note);
+	else if (*h->note)
+		lp_note("%s: not counted in a header: %s; and in %u more "
+			"(%s); likelyprof-cc(1) lists the forms counted",
+			src, h->note, h->nalso, h->also + 2);
+}
+
+/* The notes of what the source (@u) and its headers (@h) leave. */
+static void note_left(const char *src, const struct lp_unseen *u,
+		      const struct lp_cc_header_hints *h)
+{
+	char what[400] = "";
+
+	lp_unseen_describe(u, what, sizeof(what));
+	note_source(src, what);
+	note_headers(src, h);
+}
+
+/*
+ * The notes of an expanded unit: its attributes as the text compiled
+ * leaves them (@left), the hint macro calls as the files' own (@u, @h).
+ */
+static void note_expanded(const char *src, const struct lp_unseen *u,
+			  const struct lp_cc_header_hints *h,
+			  const struct lp_cc_expanded_left *left)
+{
+	const struct lp_hint_macro_plan *m = &u->macros;
+	char macros[200] = "", what[620];
+
+	lp_unseen_left(macros, sizeof(macros), m->calls, m->counted,
+		       "hint macro calls", m->skipped_line, m->skipped_why);
+	snprintf(what, sizeof(what), "%s%s%s", left->source,
+		 *left->source && *macros ? "; " : "", macros);
+	note_source(src, what);
+	note_headers(src, h->macros_left ? h : &left->headers);
 }
 
 /* The instrumented compile, and without the assembler pass if need be. */
@@ -552,6 +591,7 @@ static int compile_expanded(struct lp_cc *cc, int src, const char *out,
 			    const struct lp_cc_header_hints *h)
 {
 	char *raw = expand_unit(cc, src, out, err), *text = NULL, *copy;
+	struct lp_cc_expanded_left left;
 	size_t len = 0, copy_len;
 	int status;
 
@@ -562,7 +602,8 @@ static int compile_expanded(struct lp_cc *cc, int src, const char *out,
 	free(raw);
 	if (ftruncate(err, 0) || lseek(err, 0, SEEK_SET) || !text ||
 	    !lp_cc_expanded_copy(text, len, cc->argv[src], &cc->forms,
-				 &copy, &copy_len)) {
+				 &copy, &copy_len, &left)) {
+		note_left(cc->argv[src], u, h);
 		/*
 		 * Expanded but nothing to count: the compiler marked the
 		 * header's text as the system's (#pragma GCC system_header)
@@ -575,6 +616,7 @@ static int compile_expanded(struct lp_cc *cc, int src, const char *out,
 		return compile_instrumented(cc, src, out, err, u);
 	}
 	free(text);
+	note_expanded(cc->argv[src], u, h, &left);
 	status = compile_copy(cc, src, out, err, copy, copy_len,
 			      h->counted_what, LP_CC_COPY_EXPANDED |
 			      (cc->m.assembly ? LP_CC_COPY_ASSEMBLY : 0));
@@ -584,21 +626,14 @@ static int compile_expanded(struct lp_cc *cc, int src, const char *out,
 
 /*
  * The hints of the unit's own headers, read from the diagnostics
- * compile's list of them: what cannot be counted is said once; 1 when
- * some can, 0 else.
+ * compile's list of them into @h: 1 when some can be counted, 0 else.
  */
-static int header_hints(struct lp_cc *cc, int src, struct lp_cc_header_hints *h)
+static int header_hints(struct lp_cc *cc, struct lp_cc_header_hints *h)
 {
+	memset(h, 0, sizeof(*h));
 	if (!cc->diag_deps || lp_cc_header_hints(h, cc->diag_deps,
 						 &cc->forms))
 		return 0;
-	if (*h->note && !h->nalso)
-		lp_note("%s: not counted in a header: %s; likelyprof-cc(1) "
-			"lists the forms counted", cc->argv[src], h->note);
-	else if (*h->note)
-		lp_note("%s: not counted in a header: %s; and in %u more "
-			"(%s); likelyprof-cc(1) lists the forms counted",
-			cc->argv[src], h->note, h->nalso, h->also + 2);
 	return h->sum.attr.counted + h->sum.macros.counted > 0;
 }
 
@@ -689,11 +724,14 @@ int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out)
 	}
 	if (cc->forms.attributes && attr_macros(cc, src, &am, err))
 		cc->forms.attr_macros = &am;
-	note_unseen_hints(cc, cc->argv[src], &u);
-	if (header_hints(cc, src, &h))
+	lp_unseen_scan(&u, cc->argv[src], &cc->forms);
+	if (header_hints(cc, &h)) {
+		/* what is left is said of the text compiled */
 		status = compile_expanded(cc, src, out, err, &u, &h);
-	else
+	} else {
+		note_left(cc->argv[src], &u, &h);
 		status = compile_instrumented(cc, src, out, err, &u);
+	}
 	if (!status) {
 		replay(diag_err);
 		goto out;

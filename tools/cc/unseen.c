@@ -49,7 +49,9 @@ void lp_unseen_plan(struct lp_unseen *u, const struct lp_lexed *lx,
 		    const struct lp_unseen_forms *f, struct lp_copy_edits *e)
 {
 	memset(u, 0, sizeof(*u));
-	if (f->attributes)
+	if (f->attributes && f->keep_seen)
+		lp_attr_plan_seen(&u->attr, lx, f->attr_macros, e);
+	else if (f->attributes)
 		lp_attr_plan(&u->attr, lx, f->attr_macros, f->file, e);
 	else
 		lp_attr_ignored(&u->attr, lx);
@@ -81,11 +83,12 @@ void lp_unseen_release(struct lp_unseen *u)
 	free(u->copy);
 	u->copy = NULL;
 	u->copy_len = 0;
+	free(u->attr.seen);
+	u->attr.seen = NULL;
 }
 
-/* "N of M WHAT (first at line L: why)" into @out, or 0 with no N. */
-static int left(char *out, size_t n, unsigned all, unsigned counted,
-		const char *what, unsigned line, const char *why)
+int lp_unseen_left(char *out, size_t n, unsigned all, unsigned counted,
+		   const char *what, unsigned line, const char *why)
 {
 	unsigned n_left = all - counted;
 
@@ -101,11 +104,12 @@ int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n)
 	const struct lp_attr_plan *a = &u->attr;
 	const struct lp_hint_macro_plan *m = &u->macros;
 	char attr[200], macros[200];
-	int has_a = left(attr, sizeof(attr), a->attributes, a->counted,
-			 "[[likely]]/[[unlikely]]", a->skipped_line,
-			 a->skipped_why);
-	int has_m = left(macros, sizeof(macros), m->calls, m->counted,
-			 "hint macro calls", m->skipped_line, m->skipped_why);
+	int has_a = lp_unseen_left(attr, sizeof(attr), a->attributes,
+				   a->counted, "[[likely]]/[[unlikely]]",
+				   a->skipped_line, a->skipped_why);
+	int has_m = lp_unseen_left(macros, sizeof(macros), m->calls,
+				   m->counted, "hint macro calls",
+				   m->skipped_line, m->skipped_why);
 
 	if (!has_a && !has_m)
 		return 0;

@@ -23,6 +23,7 @@ struct lp_unseen_forms {
 				   an attribute, or NULL (attrmacro.c) */
 	const char *file;       /* a header's name, as the compiler spells
 				   it; NULL for the source or the unit */
+	int keep_seen;          /* keep each attribute in attr.seen */
 };
 
 struct lp_unseen {
@@ -57,6 +58,13 @@ void lp_unseen_plan(struct lp_unseen *u, const struct lp_lexed *lx,
  *  length in *@len; NULL where it cannot be read.
  */
 char *lp_unseen_read(const char *path, size_t *len);
+
+/*! lp_unseen_left() :
+ *  "N of M WHAT (first at line L: why)" into @out (@n bytes), where N,
+ *  @all - @counted, is not 0.  @return : 1, or 0 with nothing left.
+ */
+int lp_unseen_left(char *out, size_t n, unsigned all, unsigned counted,
+		   const char *what, unsigned line, const char *why);
 
 /*! lp_unseen_describe() :
  *  Words for a note into @out what @u leaves uncounted, and why.

@@ -1,9 +1,9 @@
 #!/bin/sh
 # cc's one note a unit names every header that holds forms it cannot
-# count, not only the first it reads: h2.h's in full, then h1.h's name
-# (h2.h includes h1.h; each has an attribute on a statement that is no
-# branch, and h2.h one on the first statement of an if's block, which
-# is counted).  A unit whose headers leave nothing says nothing.  The
+# count, not only the first: h1.h's in full, the first in the unit's
+# text, then h2.h's name (h2.h includes h1.h at its top; each has an
+# attribute on a statement that is no branch, and one on the first
+# statement of an if's block, which is counted).  A unit whose headers leave nothing says nothing.  The
 # attribute macro the header defines is counted in both headers, with
 # g++ and with clang++, whose line markers name them "./h1.h".
 . "$(dirname "$0")/../lib.sh"
