@@ -75,6 +75,11 @@
 #     ("MEM_64bits() && UNLIKELY(x)") reads exactly as the whole
 #     condition with both compilers; one after a call whose value the
 #     run decides stays ambiguous;
+#   - a hint after a parameter that every call passes a constant
+#     ("check && unlikely(x)", its function inlined twice into one
+#     caller, each copy with one jump of the line) reads exactly with
+#     both compilers, the copies summed; one whose calls pass a value
+#     the run decides stays ambiguous;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -188,6 +193,7 @@ for cc in gcc clang; do
 544 the check of two parts that never held, its statement never run
 628 the macro's if whose cold statement jumps back from the next line
 689 the hint after a call of a function returning a constant
+718 the hint after a parameter every call passes a constant
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -201,6 +207,7 @@ EXACT
 585 the check whose second part gcc computes with a cmov after the if
 643 the if whose cold statement a goto enters past its start
 694 the hint after a call whose value the run decides
+729 the hint after a parameter a call passes a value of the run
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

@@ -236,6 +236,20 @@ static int goto_side(const struct lp_runs *r, const struct lp_hint *hint,
 	return sides_differ(r, hint, ins, past_label);
 }
 
+/*
+ * For a jump read by neither its statement's lines: 1 where its taken
+ * side runs the code that a "return E;" merged with the function's
+ * others of E, or a "goto L;", shares with them, 0 where its
+ * fall-through does, -1 where neither.
+ */
+static int shared_side(const struct lp_runs *r, const struct lp_hint *hint,
+		       const struct lp_insn *ins)
+{
+	int side = lp_judge_return_side(hint, r, ins);
+
+	return side >= 0 ? side : goto_side(r, hint, ins);
+}
+
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
 static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 		  int wrong)
@@ -244,6 +258,19 @@ static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 	s->incorrect += wrong ? ins->taken : ins->exe - ins->taken;
 	s->samp_right += wrong ? ins->s_exe - ins->s_taken : ins->s_taken;
 	s->samp_wrong += wrong ? ins->s_taken : ins->s_exe - ins->s_taken;
+}
+
+/*
+ * Is jump @ins in a copy of @hint's own function, or one the symbol does
+ * not name: its part, or a clone (f.constprop.0, f.isra.0), not inlined
+ * into a caller?
+ */
+static int own_copy(const struct lp_insn *ins, const struct lp_hint *hint)
+{
+	size_t n = strlen(hint->func);
+
+	return !ins->sym || !n || (!strncmp(ins->sym, hint->func, n) &&
+				   (!ins->sym[n] || ins->sym[n] == '.'));
 }
 
 /* What the jumps of a hint's line say, gathered by read_line(). */
@@ -255,8 +282,12 @@ struct line_jumps {
 	int doubt;              /* counts that do not add up */
 	const char *why;        /* the first reason it is not exact */
 	int ret_taken;          /* the side that is a merged return: 1
-				 * taken, 0 fall-through, -1 none */
+				 * taken, 0 fall-through, -1 none, or
+				 * RET_BY_PATH, RET_BY_JUMP (ret_side()) */
 };
+
+#define RET_BY_PATH (-2)
+#define RET_BY_JUMP (-3)
 
 /* Keeps the first reason a site is unsure: --explain says it. */
 static void doubt(struct line_jumps *lj, const char *why)
@@ -326,6 +357,65 @@ static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 }
 
 /*
+ * Are @a and @b of one inlined instance of the hint's function: code
+ * inlined from the same chain of calls (none: its own code)?
+ */
+static int same_instance(const struct lp_runs *r, const struct lp_insn *a,
+			 const struct lp_insn *b)
+{
+	long ra = lp_run_at(r, a->obj, a->addr), rb = lp_run_at(r, b->obj,
+								b->addr);
+	const struct lp_code_line *x, *y;
+	size_t k;
+
+	if (ra < 0 || rb < 0)
+		return 1;
+	x = &r->in->lines[ra];
+	y = &r->in->lines[rb];
+	for (k = 0; k < LP_INLINED_BY; k++) {
+		if (!x->by_file[k] || !y->by_file[k])
+			return !x->by_file[k] && !y->by_file[k];
+		if (x->by_line[k] != y->by_line[k] ||
+		    strcmp(x->by_file[k], y->by_file[k]))
+			return 0;
+	}
+	return 1;       /* a chain cut short: no telling them apart */
+}
+
+/*
+ * Is every jump of the line that ran the only one of its inlined
+ * instance, in a function holding several (lz4's read_variable_length,
+ * inlined from two calls into one decoder)?  Each instance evaluates the
+ * condition apart, so their jumps add up, each read as a whole.
+ */
+static int instances_apart(const struct lp_runs *r, const size_t *idx,
+			   size_t nidx)
+{
+	const struct lp_insns *in = r->in;
+	size_t k, m;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *a = &in->v[idx[k]];
+		long run = lp_run_at(r, a->obj, a->addr);
+
+		if (!a->exe)
+			continue;
+		if (!a->cond || !a->sym || run < 0 ||
+		    !in->lines[run].by_file[0])
+			return 0;
+		for (m = 0; m < nidx; m++) {
+			const struct lp_insn *b = &in->v[idx[m]];
+
+			if (m != k && (!b->sym || (!strcmp(a->obj, b->obj) &&
+					lp_same_function(a->sym, b->sym) &&
+					same_instance(r, a, b))))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/*
  * Copies of one simple condition in one function (a static inline
  * inlined twice, a loop's test at entry and at its end) add up, each
  * evaluation tested once: so where the condition has one part, every
@@ -341,6 +431,8 @@ static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 	if (strstr(hint->cond, "&&") || strstr(hint->cond, "||") ||
 	    strchr(hint->cond, '?') || !ran_jumps_whole(hint, r, idx, nidx))
 		return 0;
+	if (instances_apart(r, idx, nidx))
+		return 1;
 	for (k = 0; k < nidx; k++) {
 		const struct lp_insn *ins = &r->in->v[idx[k]];
 
@@ -394,23 +486,24 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			lj->unsure = 1;
 			doubt(lj, "the hint is one part of its condition");
 		}
+		if (hint->params && own_copy(ins, hint)) {
+			lj->unsure = 1;
+			doubt(lj, "the parts before the hint are parameters, "
+			      "constants only where its function is inlined, "
+			      "and this copy is its own");
+		}
 		wrong = taken_when_true(r, hint, ins);
 		/*
 		 * a "return E;" merged with the others of E, or a "goto L;":
 		 * where each side runs, the side into that shared code
-		 * entered by the others too
+		 * entered by the others too; copies laid out apart are
+		 * each read by their own sides
 		 */
-		if (wrong < 0 &&
-		    ((wrong = lp_judge_return_side(hint, r, ins)) >= 0 ||
-		     (wrong = goto_side(r, hint, ins)) >= 0)) {
-			/* copies laid out apart: one reading for both sides */
-			if (lj->ret_taken >= 0 && lj->ret_taken != wrong) {
-				lj->unsure = 1;
-				doubt(lj, "copies of the line whose shared "
-				      "code lies on different sides");
-			}
-			lj->ret_taken = wrong;
-		}
+		if (wrong < 0 && (wrong = shared_side(r, hint, ins)) >= 0 &&
+		    lj->ret_taken != RET_BY_JUMP)
+			lj->ret_taken = lj->ret_taken >= 0 &&
+						lj->ret_taken != wrong ?
+					RET_BY_JUMP : wrong;
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
 		else
@@ -714,15 +807,17 @@ static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
 
 /*
  * Is side @side (1 taken, 0 the fall-through) of jump @j a merged
- * return, by @ret_taken: 1 taken, 0 the fall-through, -1 none, or
- * RET_BY_PATH, each side by where it runs (a chain through a merged
- * return, whose tests reach it from either side)?
+ * return or a goto's code, by @ret_taken: 1 taken, 0 the fall-through,
+ * -1 none; RET_BY_JUMP, by each jump's own sides (copies laid out
+ * apart); or RET_BY_PATH, each side by where it runs (a chain through a
+ * merged return, whose tests reach it from either side)?
  */
-#define RET_BY_PATH (-2)
-
 static int ret_side(const struct lp_hint *hint, const struct lp_runs *r,
 		    const struct lp_insn *j, int side, int ret_taken)
 {
+	if (ret_taken == RET_BY_JUMP)
+		return taken_when_true(r, hint, j) < 0 &&
+		       shared_side(r, hint, j) == side;
 	if (ret_taken != RET_BY_PATH)
 		return ret_taken == side;
 	return lp_judge_return_path(hint, r, j, side ? j->target : j->next) ==

@@ -699,3 +699,48 @@ __attribute__((noinline)) long after_const(const int *v, int n)
 	}
 	return s + odd;
 }
+
+/*
+ * a hint after a parameter that every call passes a constant (lz4's
+ * read_variable_length(..., 1) and its "initial_check && unlikely(x)"),
+ * inlined twice into one caller: each copy's one jump is the hint's ...
+ */
+static int bad_lens;
+
+static __attribute__((noinline, cold)) void bad_len(int i)
+{
+	bad_lens += i & 1;
+}
+
+static inline __attribute__((always_inline)) int read_len(const int *v,
+							  int i, int check)
+{
+	if (check && unlikely(v[i] % 7 == 2)) {
+		bad_len(i);
+		return 0;
+	}
+	return v[i] & 7;
+}
+
+/* ... not where a call passes a value the run decides */
+static inline __attribute__((always_inline)) int read_run(const int *v,
+							  int i, int check)
+{
+	if (check && unlikely(v[i] % 13 == 5)) {
+		bad_len(i + 1);
+		return 0;
+	}
+	return v[i] & 3;
+}
+
+__attribute__((noinline)) long after_param(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i + 1 < n; i++) {
+		s += read_len(v, i, 1) * 3 + read_len(v, i + 1, 1);
+		s += read_run(v, i, v[i] & 1);
+	}
+	return s + bad_lens;
+}

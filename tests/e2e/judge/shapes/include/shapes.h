@@ -41,6 +41,7 @@ long never_skip(const int *v, int n);
 long cmov_part(const int *v, int n);
 long queue_run(const int *v, int n);
 long after_const(const int *v, int n);
+long after_param(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
