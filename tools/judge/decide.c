@@ -437,7 +437,7 @@ static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 		const struct lp_insn *ins = &r->in->v[idx[k]];
 
 		if (ins->exe && taken_when_true(r, hint, ins) < 0 &&
-		    goto_side(r, hint, ins) < 0)
+		    shared_side(r, hint, ins) < 0)
 			return hint->loop ? loop_copies(hint, r->in, idx, nidx)
 					  : 0;
 	}
@@ -643,6 +643,31 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
 }
 
 /*
+ * Does every run of the jump at @src pass through a side of another copy
+ * of the line in @j's function (one of the @nidx jumps @idx)?  Then the
+ * evaluations it carries were counted by that copy's jump: gcc runs the
+ * code after one copy of "if (unlikely(x)) return -1;" into the code
+ * after the other.
+ */
+static int copy_joins(const struct lp_insns *in, const struct lp_insn *j,
+		      const size_t *idx, size_t nidx, uint64_t src)
+{
+	size_t k;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *c = &in->v[idx[k]];
+
+		if (c != j && c->cond && c->exe && c->next && c->sym &&
+		    j->sym && !strcmp(c->obj, j->obj) &&
+		    lp_same_function(c->sym, j->sym) &&
+		    (lp_judge_joins_from(in, c, c->target, src) ||
+		     lp_judge_joins_from(in, c, c->next, src)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Another jump that ran into @to, the target or the fall-through of @j,
  * from a line that is neither the hint's nor of the statement its if
  * guards: some evaluations skipped the hint's jump (the compiler threaded
@@ -655,7 +680,7 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
  */
 static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			  const struct lp_insn *j, uint64_t to, int ret,
-			  uint64_t other)
+			  uint64_t other, const size_t *idx, size_t nidx)
 {
 	const struct lp_insns *in = r->in;
 	size_t n;
@@ -668,7 +693,8 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 		    (k->cond && !k->taken))
 			continue;
 		if (!own_edge(hint, r, e, ret) &&
-		    !lp_judge_joins_from(in, j, other, e->addr))
+		    !lp_judge_joins_from(in, j, other, e->addr) &&
+		    !copy_joins(in, j, idx, nidx, e->addr))
 			return 1;
 	}
 	return 0;
@@ -792,14 +818,15 @@ static int region_entered(const struct lp_hint *hint,
  * reached from there.
  */
 static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
-			const struct lp_insn *j, uint64_t start, int ret)
+			const struct lp_insn *j, uint64_t start, int ret,
+			const size_t *idx, size_t nidx)
 {
 	uint64_t at = start, other = start == j->target ? j->next : j->target;
 
-	if (foreign_inflow(hint, r, j, start, ret, other))
+	if (foreign_inflow(hint, r, j, start, ret, other, idx, nidx))
 		return 1;
 	if (!own_line_exit(hint, r, j->obj, start, &at) && at != start &&
-	    foreign_inflow(hint, r, j, at, ret, other))
+	    foreign_inflow(hint, r, j, at, ret, other, idx, nidx))
 		return 1;
 	return hint->then_first > 0 && hint->then_first <= hint->then_last &&
 	       region_entered(hint, r, j, at, ret);
@@ -838,10 +865,12 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 		if (!j->cond || !j->exe)
 			continue;
 		if (side_entered(hint, r, j, j->target,
-				 ret_side(hint, r, j, 1, ret_taken)) ||
+				 ret_side(hint, r, j, 1, ret_taken), idx,
+				 nidx) ||
 		    (j->next &&
 		     side_entered(hint, r, j, j->next,
-				  ret_side(hint, r, j, 0, ret_taken))))
+				  ret_side(hint, r, j, 0, ret_taken), idx,
+				  nidx)))
 			return 1;
 	}
 	return 0;

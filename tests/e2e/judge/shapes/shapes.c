@@ -744,3 +744,66 @@ __attribute__((noinline)) long after_param(const int *v, int n)
 	}
 	return s + bad_lens;
 }
+
+/*
+ * error checks in a loop whose "return -1;" gcc merges into one block,
+ * giving the -1 the loop head's line (the workload's decoder): the side
+ * that runs that block on to the function's end is the return, the one
+ * that runs the code after the if is not ...
+ */
+__attribute__((noinline)) long unpack(const unsigned char *src, size_t n,
+				      unsigned char *dst, size_t cap)
+{
+	const unsigned char *ip = src, *iend = src + n;
+	unsigned char *op = dst, *oend = dst + cap;
+
+	while (likely(ip < iend)) {
+		unsigned token = *ip++;
+		size_t nlit = token >> 4, mlen = (token & 15) + 4, off;
+
+		if (unlikely(nlit > (size_t)(iend - ip) ||
+			     nlit > (size_t)(oend - op)))
+			return -1;
+		__builtin_memcpy(op, ip, nlit);
+		op += nlit;
+		ip += nlit;
+		if (unlikely(ip == iend))
+			break;
+		if (unlikely(iend - ip < 2))
+			return -1;
+		off = ip[0] | (size_t)ip[1] << 8;
+		ip += 2;
+		if (unlikely(off == 0 || off > (size_t)(op - dst)))
+			return -1;
+		if (unlikely(mlen > (size_t)(oend - op)))
+			return -1;
+		while (mlen--) {
+			*op = op[-(long)off];
+			op++;
+		}
+	}
+	return (long)(op - dst);
+}
+
+/* ... not where a goto from another statement enters that block too */
+__attribute__((noinline)) long unpack_bad(const unsigned char *src,
+					  size_t n, size_t cap)
+{
+	const unsigned char *ip = src, *iend = src + n;
+	size_t out = 0;
+
+	while (likely(ip < iend)) {
+		unsigned token = *ip++;
+		size_t nlit = token >> 4;
+
+		if (token == 0x2c)
+			goto bad;
+		if (unlikely(nlit > (size_t)(iend - ip) || out + nlit > cap))
+			return -1;
+		out += nlit + (token & 15);
+		ip += nlit + 2;
+	}
+	return (long)out;
+bad:
+	return -1;
+}
