@@ -500,6 +500,12 @@ int lp_judge_part_elsewhere(const struct lp_hint *hint,
 	const struct lp_insns *in = r->in;
 	size_t parts = lp_judge_cond_parts(hint->cond), k, m, n;
 
+	/*
+	 * parameters before the hint: constants where inlined, but a copy
+	 * that tests them may fold them with the hint into one jump
+	 */
+	if (hint->params && parts == 1)
+		parts = 2;
 	if (parts < 2)
 		return 0;
 	for (k = 0; k < nidx; k++) {
