@@ -84,6 +84,10 @@
 #     caller, each copy with one jump of the line) reads exactly with
 #     both compilers, the copies summed; one whose calls pass a value
 #     the run decides stays ambiguous;
+#   - a while's condition that clang tests before the loop and again at
+#     its head, both jumps forwards, each falling straight into the
+#     body, reads exactly with both compilers, the copies summed; one
+#     that expects false stays ambiguous;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -198,6 +202,7 @@ for cc in gcc clang; do
 628 the macro's if whose cold statement jumps back from the next line
 689 the hint after a call of a function returning a constant
 718 the hint after a parameter every call passes a constant
+760 the while's condition tested before the loop and at its head
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -213,6 +218,7 @@ EXACT
 694 the hint after a call whose value the run decides
 729 the hint after a parameter a call passes a value of the run
 801 the check of two parts whose merged return a goto enters too
+821 the while's condition that expects false, tested twice
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

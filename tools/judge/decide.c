@@ -323,14 +323,55 @@ static int ran_jumps_whole(const struct lp_hint *hint,
 }
 
 /*
+ * Does jump @j of a while's condition fall through, by straight code (no
+ * test, no call), into the loop's body?  Then its fall-through is the
+ * condition held, and its evaluation ends there.
+ */
+static int falls_into_body(const struct lp_hint *hint,
+			   const struct lp_runs *r, const struct lp_insn *j)
+{
+	const struct lp_insns *in = r->in;
+	uint64_t addr = j->next;
+	int step;
+
+	if (hint->then_first <= 0 || hint->then_first > hint->then_last)
+		return 0;
+	for (step = 0; addr && step < 32; step++) {
+		long i = lp_code_at(in, j->obj, addr);
+		const struct lp_code_insn *c;
+
+		if (i < 0)
+			return 0;
+		if (lp_in_then(r, hint, j->obj, addr))
+			return 1;
+		c = &in->code[i];
+		if (c->flow == LP_FLOW_COND || c->flow == LP_FLOW_END ||
+		    c->call)
+			return 0;
+		if (c->flow == LP_FLOW_JMP)
+			addr = c->target;
+		else if ((size_t)i + 1 < in->code_nr &&
+			 !strcmp(in->code[i + 1].obj, c->obj))
+			addr = in->code[i + 1].addr;
+		else
+			return 0;
+	}
+	return 0;
+}
+
+/*
  * A loop's condition tested at the loop's entry (a jump forwards, past
  * the loop) and at its end (a jump backwards, round again): per
  * function, one of each at most among those that ran, each a whole
- * evaluation.
+ * evaluation.  Several forward ones (clang tests a while's condition
+ * before the loop and again at its head, its back edges jmps) where
+ * each falls straight into the body: each evaluation ends in the body
+ * or out of the loop, at one of them.
  */
-static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
+static int loop_copies(const struct lp_hint *hint, const struct lp_runs *r,
 		       const size_t *idx, size_t nidx)
 {
+	const struct lp_insns *in = r->in;
 	size_t k, m;
 
 	if (hint->expect != 1)
@@ -349,7 +390,9 @@ static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
 				    b->target >= b->sym_start;
 
 			if (b->exe && b->sym && !strcmp(a->obj, b->obj) &&
-			    lp_same_function(a->sym, b->sym) && back == bback)
+			    lp_same_function(a->sym, b->sym) && back == bback &&
+			    (back || !falls_into_body(hint, r, a) ||
+			     !falls_into_body(hint, r, b)))
 				return 0;
 		}
 	}
@@ -438,8 +481,7 @@ static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
 
 		if (ins->exe && taken_when_true(r, hint, ins) < 0 &&
 		    shared_side(r, hint, ins) < 0)
-			return hint->loop ? loop_copies(hint, r->in, idx, nidx)
-					  : 0;
+			return hint->loop ? loop_copies(hint, r, idx, nidx) : 0;
 	}
 	return 1;
 }

@@ -47,6 +47,7 @@ long after_param(const int *v, int n);
 long unpack(const unsigned char *src, size_t n, unsigned char *dst,
 	    size_t cap);
 long unpack_bad(const unsigned char *src, size_t n, size_t cap);
+long skip_runs(const unsigned char *src, size_t n);
 
 static inline int clamp_small(int x)
 {
