@@ -29,7 +29,8 @@ static int ran_jumps_whole(const struct lp_hint *hint,
 		if (!ins->exe)
 			continue;
 		if (!ins->cond || !ins->next ||
-		    lp_judge_own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+		    lp_judge_own_line_exit(hint, r, ins->obj, ins->target,
+					   &to) ||
 		    lp_judge_own_line_exit(hint, r, ins->obj, ins->next, &to))
 			return 0;
 	}
@@ -59,16 +60,9 @@ static int falls_into_body(const struct lp_hint *hint,
 		if (lp_in_then(r, hint, j->obj, addr))
 			return 1;
 		c = &in->code[i];
-		if (c->flow == LP_FLOW_COND || c->flow == LP_FLOW_END ||
-		    c->call)
+		if (c->flow == LP_FLOW_COND || c->call)
 			return 0;
-		if (c->flow == LP_FLOW_JMP)
-			addr = c->target;
-		else if ((size_t)i + 1 < in->code_nr &&
-			 !strcmp(in->code[i + 1].obj, c->obj))
-			addr = in->code[i + 1].addr;
-		else
-			return 0;
+		addr = lp_code_next(in, i);
 	}
 	return 0;
 }

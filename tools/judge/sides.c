@@ -41,14 +41,8 @@ int lp_judge_own_line_exit(const struct lp_hint *hint,
 		}
 		if (c->flow == LP_FLOW_COND)
 			return 1;
-		if (c->flow == LP_FLOW_END || c->call)
-			return -1;      /* a call may not come back */
-		if (c->flow == LP_FLOW_JMP)
-			addr = c->target;
-		else if ((size_t)i + 1 < in->code_nr &&
-			 !strcmp(in->code[i + 1].obj, c->obj))
-			addr = in->code[i + 1].addr;
-		else
+		/* a call may not come back */
+		if (c->call || !(addr = lp_code_next(in, i)))
 			return -1;
 	}
 	return -1;
