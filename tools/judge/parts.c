@@ -352,7 +352,7 @@ static int fixed_parameter(const char *def, const char *name, size_t n,
 			if (lp_judge_ident_char(*p) &&
 			    (p == a || !lp_judge_ident_char(p[-1])))
 				w = p;
-		if (w && z - w == (long)n && !memcmp(w, name, n))
+		if (w && z - w == (long)n && !strncmp(w, name, n))
 			break;
 	}
 	/* past the parameters' ')', the body */
@@ -366,14 +366,14 @@ static int fixed_parameter(const char *def, const char *name, size_t n,
 			return 1;
 		if (*p == '"' || *p == '\'')
 			p = lp_judge_skip_literal(p) - 1;
-		else if (!memcmp(p, name, n) && (w = whole_word(def, p, n)) &&
+		else if (!strncmp(p, name, n) && (w = whole_word(def, p, n)) &&
 			 assigns(blank(w)))
 			return 0;
 		else if (*p == '&' && p[1] != '&' && p[-1] != '&' &&
-			 !memcmp(blank(p + 1), name, n))
+			 !strncmp(blank(p + 1), name, n))
 			return 0;
 		else if ((*p == '+' || *p == '-') && p[1] == *p &&
-			 !memcmp(blank(p + 2), name, n))
+			 !strncmp(blank(p + 2), name, n))
 			return 0;
 	}
 	return 0;
@@ -404,7 +404,7 @@ static int constant_parameter(const char *text, const char *func,
 			continue;
 		}
 		depth += (*p == '{') - (*p == '}');
-		if (memcmp(p, func, n) || !(w = whole_word(text, p, n)))
+		if (strncmp(p, func, n) || !(w = whole_word(text, p, n)))
 			continue;
 		if (*(w = blank(w)) != '(')
 			return 0;       /* its address taken */
@@ -418,7 +418,7 @@ static int constant_parameter(const char *text, const char *func,
 			/* static, as the specifiers before its name say */
 			for (a = p; a > text && !strchr(";}", a[-1]); a--)
 				;
-			for (; a < p && (memcmp(a, "static", 6) ||
+			for (; a < p && (strncmp(a, "static", 6) ||
 					 !whole_word(text, a, 6)); a++)
 				;
 			if (a == p)
