@@ -4,7 +4,8 @@
  * the statement an if guards (which side a jump goes to, whatever the
  * layout), a hint that is only a part of its condition (whose line
  * may hold the other parts' tests) or that follows only calls of
- * constant functions (the whole, then), and an if whose statement is a
+ * constant functions or parameters every call passes a constant (the
+ * whole, then), and an if whose statement is a
  * goto to a label after it (where the goto goes first)
  */
 #include <stdio.h>
@@ -85,6 +86,27 @@ static const char source[] =
 	"\tif ((wide()) && (wide()) && (unlikely(v[3] == 9)))\n"
 	"\t\treturn 4;\n"
 	"\treturn 0;\n"
+	"}\n"
+	"static int rd(int *v, int chk, int ok)\n"             /* 70 */
+	"{\n"
+	"\tif (chk && unlikely(v[0] == 1))\n"
+	"\t\treturn 1;\n"
+	"\tif (ok && unlikely(v[1] == 1))\n"
+	"\t\treturn 2;\n"                                        /* 75 */
+	"\treturn 0;\n"
+	"}\n"
+	"static int wr(int *v, int chk)\n"
+	"{\n"
+	"\tchk += v[2];\n"                                       /* 80 */
+	"\tif (chk && unlikely(v[3] == 1))\n"
+	"\t\treturn 1;\n"
+	"\treturn 0;\n"
+	"}\n"
+	"int pub(int *v, int chk)\n"                           /* 85 */
+	"{\n"
+	"\tif (chk && unlikely(v[4] == 1))\n"
+	"\t\treturn 1;\n"
+	"\treturn rd(v, 1, 1) + rd(v, (2), v[5]) + wr(v, 1) + pub(v, 1);\n"
 	"}\n";
 
 static struct lp_hints hints;
@@ -126,7 +148,7 @@ static int setup(void)
 
 static void test_hints__all_found(void)
 {
-	LP_CHECK_INT(hints.nr, 19);
+	LP_CHECK_INT(hints.nr, 23);
 }
 
 static void test_hints__loop_conditions(void)
@@ -181,6 +203,18 @@ static void test_hints__after_constants(void)
 	/* after a call whose value a variable decides, or an || */
 	LP_CHECK(at(62) && at(62)->part);
 	LP_CHECK(at(64) && at(64)->part);
+	LP_CHECK(at(60) && !at(60)->params);
+}
+
+static void test_hints__after_parameters(void)
+{
+	/* a parameter of a static function every call passes a constant */
+	LP_CHECK(at(72) && !at(72)->part && at(72)->params &&
+		 at(72)->then_first == 73);
+	/* a call passes a variable; assigned in the body; not static */
+	LP_CHECK(at(74) && at(74)->part && !at(74)->params);
+	LP_CHECK(at(81) && at(81)->part && !at(81)->params);
+	LP_CHECK(at(87) && at(87)->part && !at(87)->params);
 }
 
 static void test_hints__gotos(void)
@@ -207,6 +241,7 @@ int main(void)
 	LP_TEST(test_hints__parts);
 	LP_TEST(test_hints__first_parts);
 	LP_TEST(test_hints__after_constants);
+	LP_TEST(test_hints__after_parameters);
 	LP_TEST(test_hints__gotos);
 	lp_hints_release(&hints);
 	return lp_test_done();

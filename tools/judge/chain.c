@@ -500,6 +500,12 @@ int lp_judge_part_elsewhere(const struct lp_hint *hint,
 	const struct lp_insns *in = r->in;
 	size_t parts = lp_judge_cond_parts(hint->cond), k, m, n;
 
+	/*
+	 * parameters before the hint: constants where inlined, but a copy
+	 * that tests them may fold them with the hint into one jump
+	 */
+	if (hint->params && parts == 1)
+		parts = 2;
 	if (parts < 2)
 		return 0;
 	for (k = 0; k < nidx; k++) {
@@ -542,10 +548,14 @@ static int read_flows(struct chain *ch, const struct lp_hint *hint,
 		/* T and F, or a test on one side: never two of a kind */
 		ok = a > 0 && b > 0 && a != b;
 	}
-	/* a statement that jumps may be skipped: never entered, no reading */
+	/*
+	 * a statement that jumps may be skipped: never entered, no reading;
+	 * but a side that runs through a merged return to the function's
+	 * end is the statement's wherever it comes from
+	 */
 	return ok &&
-	       (ch->t || !hint->then_jumps ||
-		(!ch->ret && never_entered(ch, hint, r, idx, nidx))) &&
+	       (ch->t || !hint->then_jumps || ch->ret ||
+		never_entered(ch, hint, r, idx, nidx)) &&
 	       chain_balanced(ch, r, idx, nidx, hint) &&
 	       entered_only_by_chain(ch, r->in) && ch->t + ch->f &&
 	       (!ch->ret || a_jump_per_part(hint, r->in, idx, nidx)) &&
@@ -588,11 +598,12 @@ struct ret_follow {
 	const struct lp_hint *hint;
 	const struct lp_runs *r;
 	const struct lp_insn *j;
+	int before;             /* code of a line before the if ran */
 };
 
 static int ret_visit(void *ctx, uint64_t addr, long i)
 {
-	const struct ret_follow *f = ctx;
+	struct ret_follow *f = ctx;
 	const struct lp_hint *hint = f->hint;
 	const struct lp_code_insn *c;
 	int ret_line = 0;
@@ -600,35 +611,48 @@ static int ret_visit(void *ctx, uint64_t addr, long i)
 
 	(void)addr;
 	if (i < 0)
-		return -1;
+		return f->before ? 0 : -1;
 	c = &f->r->in->code[i];
 	if (!own_code(hint, f->r->cache, f->j, c))
-		return -1;
+		return f->before ? 0 : -1;
 	for (k = 0; c->line > 0 && k < hint->nret; k++)
 		ret_line |= c->line == hint->ret_line[k];
-	if (c->line > 0 && !ret_line &&
-	    (c->line < hint->cond_first || c->line > hint->cond_last) &&
-	    (c->line < hint->then_first || c->line > hint->then_last))
+	/*
+	 * Code of a line before the if: a loop's next round, the condition
+	 * not held (0), unless it runs straight to the function's end: gcc
+	 * gives the value of a merged "return -1;" its loop head's line,
+	 * and a side that did not hold runs a test or code after the if
+	 * before any return.
+	 */
+	if (c->line > 0 && !ret_line && c->line < hint->cond_first)
+		f->before = 1;
+	else if (c->line > 0 && !ret_line &&
+		 (c->line < hint->cond_first || c->line > hint->cond_last) &&
+		 (c->line < hint->then_first || c->line > hint->then_last))
 		return 0;
 	if (c->flow == LP_FLOW_END)
 		return 1;
-	return c->flow == LP_FLOW_COND ? -1 : WALK_ON;
+	if (c->flow == LP_FLOW_COND)
+		return f->before ? 0 : -1;
+	return WALK_ON;
 }
 
 /*
  * Where side @addr of jump @j goes, for a hint whose statement is one
  * "return E;": 1 into the code of a return of E (its lines, those of
- * every "return E;" of the function, or the closing brace) and on to
- * the function's end; 0 into code of other lines first (the code after
- * the if); -1 where the walk cannot tell (a test, inlined code, code of
+ * every "return E;" of the function, or the closing brace; or of lines
+ * before the if, straight) and on to the function's end; 0 into code of
+ * other lines first (the code after the if, or before it and then a
+ * test); -1 where the walk cannot tell (a test, inlined code, code of
  * another file, no end within reach).
  */
 static int ret_walk(const struct lp_hint *hint, const struct lp_runs *r,
 		    const struct lp_insn *j, uint64_t addr)
 {
-	struct ret_follow f = { hint, r, j };
+	struct ret_follow f = { hint, r, j, 0 };
+	int v = walk(r->in, j, addr, ret_visit, &f, -1);
 
-	return walk(r->in, j, addr, ret_visit, &f, -1);
+	return v < 0 && f.before ? 0 : v;       /* no end within reach */
 }
 
 int lp_judge_return_side(const struct lp_hint *hint, const struct lp_runs *r,

@@ -35,7 +35,9 @@
 #include <string.h>
 
 #include "judge/chain.h"
+#include "judge/copies.h"
 #include "judge/joins.h"
+#include "judge/sides.h"
 #include "judge/judge.h"
 #include "judge/where.h"
 #include "usage.h"
@@ -119,123 +121,6 @@ static int taken_is_wrong(const struct lp_hint *hint,
 	return back ? -1 : 1;
 }
 
-/*
- * Where side @addr of a jump of @hint's line leaves the line: its straight
- * code (and the jmps in it) walked to the first instruction of another
- * line, into *@exit.  1 where it runs into a conditional jump of the line
- * first: then that side decides nothing alone (a float compare's jp
- * before its jne, a loop's end jumping back to its test at the top), and
- * one evaluation runs both jumps.  -1 where the walk cannot tell.
- */
-static int own_line_exit(const struct lp_hint *hint, const struct lp_runs *r,
-			 const char *obj, uint64_t addr, uint64_t *exit)
-{
-	const struct lp_insns *in = r->in;
-	int step;
-
-	for (step = 0; step < 32; step++) {
-		long i = lp_code_at(in, obj, addr);
-		const struct lp_code_insn *c;
-		const char *real;
-
-		if (i < 0)
-			return -1;
-		c = &in->code[i];
-		real = lp_real_of(r->cache, c->file);
-		if (c->line != hint->line || !real ||
-		    strcmp(real, hint->real)) {
-			*exit = addr;
-			return 0;
-		}
-		if (c->flow == LP_FLOW_COND)
-			return 1;
-		if (c->flow == LP_FLOW_END || c->call)
-			return -1;      /* a call may not come back */
-		if (c->flow == LP_FLOW_JMP)
-			addr = c->target;
-		else if ((size_t)i + 1 < in->code_nr &&
-			 !strcmp(in->code[i + 1].obj, c->obj))
-			addr = in->code[i + 1].addr;
-		else
-			return -1;
-	}
-	return -1;
-}
-
-/*
- * Read by the line table, not by the layout: a jump into the statement
- * its if guards, that does not fall through into it, is taken when the
- * condition held (1); one that falls through into it, and jumps
- * elsewhere, when it did not (0).  -1 where the lines do not tell.
- */
-/* Which side of code @side says a place is on: 1, 0, or -1 for neither. */
-typedef int side_of_fn(const struct lp_runs *r, const struct lp_hint *hint,
-		       const char *obj, uint64_t addr);
-
-/*
- * Jump @ins of @hint's line read by where each side goes once past code
- * of its own line: 1 when the taken side is where @side says 1 and the
- * fall-through where it says 0, 0 the other way round, -1 where the
- * sides do not differ so (or cannot be followed).
- */
-static int sides_differ(const struct lp_runs *r, const struct lp_hint *hint,
-			const struct lp_insn *ins, side_of_fn *side)
-{
-	uint64_t to, fall;
-	int t, n;
-
-	if (!ins->next || own_line_exit(hint, r, ins->obj, ins->target, &to) ||
-	    own_line_exit(hint, r, ins->obj, ins->next, &fall))
-		return -1;
-	t = side(r, hint, ins->obj, to);
-	n = side(r, hint, ins->obj, fall);
-	return t < 0 || n < 0 || t == n ? -1 : t;
-}
-
-static int taken_when_true(const struct lp_runs *r, const struct lp_hint *hint,
-			   const struct lp_insn *ins)
-{
-	if (hint->then_first <= 0 || hint->then_first > hint->then_last)
-		return -1;
-	return sides_differ(r, hint, ins, lp_in_then);
-}
-
-/*
- * Is @addr of @obj code of @hint's function on its lines from its goto's
- * label to the function's end (1), or on its other lines (0)?  -1 for
- * code of another function (inlined there), whose lines say neither.
- */
-static int past_label(const struct lp_runs *r, const struct lp_hint *hint,
-		      const char *obj, uint64_t addr)
-{
-	long at = lp_run_at(r, obj, addr), i = lp_code_at(r->in, obj, addr);
-	const struct lp_code_insn *c;
-
-	if (at < 0 || i < 0 || !r->line_real[at] ||
-	    strcmp(r->line_real[at], hint->real))
-		return -1;
-	c = &r->in->code[i];
-	if (!c->ifn || !*hint->func || !lp_same_function(c->ifn, hint->func))
-		return -1;
-	return c->line >= hint->goto_line && c->line <= hint->goto_end;
-}
-
-/*
- * For a hint whose if's statement is one "goto L;", L after the if: 1
- * where jump @ins's taken side, past code of the hint's own line, goes to
- * code after L and its fall-through to code before L, 0 the other way
- * round, -1 where they do not differ so.  The condition holding goes
- * there first by the goto; not holding, to the code after the if, before
- * L, whatever the layout.
- */
-static int goto_side(const struct lp_runs *r, const struct lp_hint *hint,
-		     const struct lp_insn *ins)
-{
-	if (!hint->goto_line || hint->loop || hint->part)
-		return -1;
-	return sides_differ(r, hint, ins, past_label);
-}
-
 /* Adds jump @ins to site @s, taken meaning wrong when @wrong. */
 static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 		  int wrong)
@@ -244,6 +129,19 @@ static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 	s->incorrect += wrong ? ins->taken : ins->exe - ins->taken;
 	s->samp_right += wrong ? ins->s_exe - ins->s_taken : ins->s_taken;
 	s->samp_wrong += wrong ? ins->s_taken : ins->s_exe - ins->s_taken;
+}
+
+/*
+ * Is jump @ins in a copy of @hint's own function, or one the symbol does
+ * not name: its part, or a clone (f.constprop.0, f.isra.0), not inlined
+ * into a caller?
+ */
+static int own_copy(const struct lp_insn *ins, const struct lp_hint *hint)
+{
+	size_t n = strlen(hint->func);
+
+	return !ins->sym || !n || (!strncmp(ins->sym, hint->func, n) &&
+				   (!ins->sym[n] || ins->sym[n] == '.'));
 }
 
 /* What the jumps of a hint's line say, gathered by read_line(). */
@@ -255,101 +153,18 @@ struct line_jumps {
 	int doubt;              /* counts that do not add up */
 	const char *why;        /* the first reason it is not exact */
 	int ret_taken;          /* the side that is a merged return: 1
-				 * taken, 0 fall-through, -1 none */
+				 * taken, 0 fall-through, -1 none, or
+				 * RET_BY_PATH, RET_BY_JUMP (ret_side()) */
 };
+
+#define RET_BY_PATH (-2)
+#define RET_BY_JUMP (-3)
 
 /* Keeps the first reason a site is unsure: --explain says it. */
 static void doubt(struct line_jumps *lj, const char *why)
 {
 	if (!lj->why)
 		lj->why = why;
-}
-
-/*
- * The jumps and tests of the line that ran: only they hold evaluations.
- * A copy that never ran adds nothing, whatever its shape, and is not
- * looked at; each one that ran must be a whole test of the condition,
- * neither side running into another jump of the line.
- */
-static int ran_jumps_whole(const struct lp_hint *hint,
-			   const struct lp_runs *r, const size_t *idx,
-			   size_t nidx)
-{
-	uint64_t to;
-	size_t k;
-
-	for (k = 0; k < nidx; k++) {
-		const struct lp_insn *ins = &r->in->v[idx[k]];
-
-		if (!ins->exe)
-			continue;
-		if (!ins->cond || !ins->next ||
-		    own_line_exit(hint, r, ins->obj, ins->target, &to) ||
-		    own_line_exit(hint, r, ins->obj, ins->next, &to))
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * A loop's condition tested at the loop's entry (a jump forwards, past
- * the loop) and at its end (a jump backwards, round again): per
- * function, one of each at most among those that ran, each a whole
- * evaluation.
- */
-static int loop_copies(const struct lp_hint *hint, const struct lp_insns *in,
-		       const size_t *idx, size_t nidx)
-{
-	size_t k, m;
-
-	if (hint->expect != 1)
-		return 0;
-	for (k = 0; k < nidx; k++) {
-		const struct lp_insn *a = &in->v[idx[k]];
-		int back = a->target <= a->addr && a->target >= a->sym_start;
-
-		if (!a->exe)
-			continue;
-		if (!a->sym)
-			return 0;
-		for (m = k + 1; m < nidx; m++) {
-			const struct lp_insn *b = &in->v[idx[m]];
-			int bback = b->target <= b->addr &&
-				    b->target >= b->sym_start;
-
-			if (b->exe && b->sym && !strcmp(a->obj, b->obj) &&
-			    lp_same_function(a->sym, b->sym) && back == bback)
-				return 0;
-		}
-	}
-	return 1;
-}
-
-/*
- * Copies of one simple condition in one function (a static inline
- * inlined twice, a loop's test at entry and at its end) add up, each
- * evaluation tested once: so where the condition has one part, every
- * jump of the line that ran in the function is a whole test read by the
- * lines it goes to (it is this if's own), or a loop's entry and end
- * test, and no cmov or set of the line ran.
- */
-static int copies_add_up(const struct lp_hint *hint, const struct lp_runs *r,
-			 const size_t *idx, size_t nidx)
-{
-	size_t k;
-
-	if (strstr(hint->cond, "&&") || strstr(hint->cond, "||") ||
-	    strchr(hint->cond, '?') || !ran_jumps_whole(hint, r, idx, nidx))
-		return 0;
-	for (k = 0; k < nidx; k++) {
-		const struct lp_insn *ins = &r->in->v[idx[k]];
-
-		if (ins->exe && taken_when_true(r, hint, ins) < 0 &&
-		    goto_side(r, hint, ins) < 0)
-			return hint->loop ? loop_copies(hint, r->in, idx, nidx)
-					  : 0;
-	}
-	return 1;
 }
 
 static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
@@ -394,23 +209,25 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			lj->unsure = 1;
 			doubt(lj, "the hint is one part of its condition");
 		}
-		wrong = taken_when_true(r, hint, ins);
+		if (hint->params && own_copy(ins, hint)) {
+			lj->unsure = 1;
+			doubt(lj, "the parts before the hint are parameters, "
+			      "constants only where its function is inlined, "
+			      "and this copy is its own");
+		}
+		wrong = lp_judge_taken_when_true(r, hint, ins);
 		/*
 		 * a "return E;" merged with the others of E, or a "goto L;":
 		 * where each side runs, the side into that shared code
-		 * entered by the others too
+		 * entered by the others too; copies laid out apart are
+		 * each read by their own sides
 		 */
 		if (wrong < 0 &&
-		    ((wrong = lp_judge_return_side(hint, r, ins)) >= 0 ||
-		     (wrong = goto_side(r, hint, ins)) >= 0)) {
-			/* copies laid out apart: one reading for both sides */
-			if (lj->ret_taken >= 0 && lj->ret_taken != wrong) {
-				lj->unsure = 1;
-				doubt(lj, "copies of the line whose shared "
-				      "code lies on different sides");
-			}
-			lj->ret_taken = wrong;
-		}
+		    (wrong = lp_judge_shared_side(r, hint, ins)) >= 0 &&
+		    lj->ret_taken != RET_BY_JUMP)
+			lj->ret_taken = lj->ret_taken >= 0 &&
+						lj->ret_taken != wrong ?
+					RET_BY_JUMP : wrong;
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
 		else
@@ -428,7 +245,8 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 		lp_terms_add(t, idx[k], 1, !wrong);
 		lp_terms_add(t, idx[k], 0, wrong != 0);
 	}
-	if (lj->shared && !in->sampled && copies_add_up(hint, r, idx, nidx))
+	if (lj->shared && !in->sampled &&
+	    lp_judge_copies_add_up(hint, r, idx, nidx))
 		lj->shared = 0;
 	if (!lj->shared && lp_judge_part_elsewhere(hint, r, idx, nidx)) {
 		lj->unsure = 1;
@@ -550,6 +368,31 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
 }
 
 /*
+ * Does every run of the jump at @src pass through a side of another copy
+ * of the line in @j's function (one of the @nidx jumps @idx)?  Then the
+ * evaluations it carries were counted by that copy's jump: gcc runs the
+ * code after one copy of "if (unlikely(x)) return -1;" into the code
+ * after the other.
+ */
+static int copy_joins(const struct lp_insns *in, const struct lp_insn *j,
+		      const size_t *idx, size_t nidx, uint64_t src)
+{
+	size_t k;
+
+	for (k = 0; k < nidx; k++) {
+		const struct lp_insn *c = &in->v[idx[k]];
+
+		if (c != j && c->cond && c->exe && c->next && c->sym &&
+		    j->sym && !strcmp(c->obj, j->obj) &&
+		    lp_same_function(c->sym, j->sym) &&
+		    (lp_judge_joins_from(in, c, c->target, src) ||
+		     lp_judge_joins_from(in, c, c->next, src)))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Another jump that ran into @to, the target or the fall-through of @j,
  * from a line that is neither the hint's nor of the statement its if
  * guards: some evaluations skipped the hint's jump (the compiler threaded
@@ -562,7 +405,7 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
  */
 static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			  const struct lp_insn *j, uint64_t to, int ret,
-			  uint64_t other)
+			  uint64_t other, const size_t *idx, size_t nidx)
 {
 	const struct lp_insns *in = r->in;
 	size_t n;
@@ -575,7 +418,8 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 		    (k->cond && !k->taken))
 			continue;
 		if (!own_edge(hint, r, e, ret) &&
-		    !lp_judge_joins_from(in, j, other, e->addr))
+		    !lp_judge_joins_from(in, j, other, e->addr) &&
+		    !copy_joins(in, j, idx, nidx, e->addr))
 			return 1;
 	}
 	return 0;
@@ -699,14 +543,16 @@ static int region_entered(const struct lp_hint *hint,
  * reached from there.
  */
 static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
-			const struct lp_insn *j, uint64_t start, int ret)
+			const struct lp_insn *j, uint64_t start, int ret,
+			const size_t *idx, size_t nidx)
 {
 	uint64_t at = start, other = start == j->target ? j->next : j->target;
 
-	if (foreign_inflow(hint, r, j, start, ret, other))
+	if (foreign_inflow(hint, r, j, start, ret, other, idx, nidx))
 		return 1;
-	if (!own_line_exit(hint, r, j->obj, start, &at) && at != start &&
-	    foreign_inflow(hint, r, j, at, ret, other))
+	if (!lp_judge_own_line_exit(hint, r, j->obj, start, &at) &&
+	    at != start &&
+	    foreign_inflow(hint, r, j, at, ret, other, idx, nidx))
 		return 1;
 	return hint->then_first > 0 && hint->then_first <= hint->then_last &&
 	       region_entered(hint, r, j, at, ret);
@@ -714,15 +560,17 @@ static int side_entered(const struct lp_hint *hint, const struct lp_runs *r,
 
 /*
  * Is side @side (1 taken, 0 the fall-through) of jump @j a merged
- * return, by @ret_taken: 1 taken, 0 the fall-through, -1 none, or
- * RET_BY_PATH, each side by where it runs (a chain through a merged
- * return, whose tests reach it from either side)?
+ * return or a goto's code, by @ret_taken: 1 taken, 0 the fall-through,
+ * -1 none; RET_BY_JUMP, by each jump's own sides (copies laid out
+ * apart); or RET_BY_PATH, each side by where it runs (a chain through a
+ * merged return, whose tests reach it from either side)?
  */
-#define RET_BY_PATH (-2)
-
 static int ret_side(const struct lp_hint *hint, const struct lp_runs *r,
 		    const struct lp_insn *j, int side, int ret_taken)
 {
+	if (ret_taken == RET_BY_JUMP)
+		return lp_judge_taken_when_true(r, hint, j) < 0 &&
+		       lp_judge_shared_side(r, hint, j) == side;
 	if (ret_taken != RET_BY_PATH)
 		return ret_taken == side;
 	return lp_judge_return_path(hint, r, j, side ? j->target : j->next) ==
@@ -743,10 +591,12 @@ static int any_foreign_inflow(const struct lp_hint *hint,
 		if (!j->cond || !j->exe)
 			continue;
 		if (side_entered(hint, r, j, j->target,
-				 ret_side(hint, r, j, 1, ret_taken)) ||
+				 ret_side(hint, r, j, 1, ret_taken), idx,
+				 nidx) ||
 		    (j->next &&
 		     side_entered(hint, r, j, j->next,
-				  ret_side(hint, r, j, 0, ret_taken))))
+				  ret_side(hint, r, j, 0, ret_taken), idx,
+				  nidx)))
 			return 1;
 	}
 	return 0;

@@ -290,6 +290,7 @@ struct parens {
 	int after;              /* the last token was while, for or if */
 	int if_alone;           /* ... an if alone on its line so far */
 	const char *text;       /* the unit: the functions a condition calls */
+	const char *func;       /* ... and the function scanned */
 };
 
 /*
@@ -336,6 +337,7 @@ static void paren_close(struct parens *ps, struct bodies *bs,
 			long line)
 {
 	size_t d;
+	int after;
 
 	if (!ps->depth)
 		return;
@@ -343,9 +345,12 @@ static void paren_close(struct parens *ps, struct bodies *bs,
 	if (d >= sizeof(ps->kw) || ps->kw[d] == KW_NONE ||
 	    ps->hints_at[d] == nhints)
 		return;
-	if (!lp_judge_whole_condition(ps->open_at[d] + 1, p) &&
-	    (nhints != ps->hints_at[d] + 1 ||
-	     !lp_judge_after_constants(ps->text, ps->open_at[d] + 1, p))) {
+	after = nhints == ps->hints_at[d] + 1 && nhints <= out->nr ?
+		lp_judge_after_constants(ps->text, ps->func,
+					 ps->open_at[d] + 1, p) : 0;
+	if (after == LP_AFTER_PARAMETERS)
+		out->v[nhints - 1].params = 1;
+	if (!lp_judge_whole_condition(ps->open_at[d] + 1, p) && !after) {
 		const char *rest;
 		size_t i;
 		int op;
@@ -639,6 +644,7 @@ static void scan_text(struct scan *sc, const char *p)
 
 	memset(&ps, 0, sizeof(ps));
 	ps.text = p;
+	ps.func = func;
 	bs.nr = 0;
 
 	while (*p) {

@@ -235,6 +235,12 @@ struct lp_hint {
 	 */
 	char first;
 	char *rest;
+	/*
+	 * The parts before the hint are constants only where its function
+	 * is inlined into a caller: parameters that every call passes a
+	 * constant (lp_judge_after_constants()).  Not in a copy of its own.
+	 */
+	int params;
 };
 
 struct lp_hints {

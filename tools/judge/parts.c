@@ -280,10 +280,160 @@ static int constant_call(const char *text, const char *end, const char *s,
 	return constant_function(text, end, name, strlen(name));
 }
 
-int lp_judge_after_constants(const char *text, const char *s, const char *e)
+/* The end of the word @n long at @p, where @p is a whole word; else NULL. */
+static const char *whole_word(const char *text, const char *p, size_t n)
+{
+	if ((p > text && lp_judge_ident_char(p[-1])) ||
+	    lp_judge_ident_char(p[n]))
+		return NULL;
+	return p + n;
+}
+
+/* Past white space. */
+static const char *blank(const char *p)
+{
+	while (*p && strchr(" \t\n", *p))
+		p++;
+	return p;
+}
+
+/*
+ * The end of argument @k (from 0) of the call whose '(' is at @p, its
+ * start in *@at; NULL where it has fewer, or the text ends.
+ */
+static const char *argument(const char *p, size_t k, const char **at)
+{
+	int depth = 0;
+
+	for (*at = ++p; *p; p++) {
+		if (*p == '"' || *p == '\'') {
+			p = lp_judge_skip_literal(p) - 1;
+		} else if (*p == '(' || *p == '[' || *p == '{') {
+			depth++;
+		} else if ((*p == ')' || *p == ']' || *p == '}') && depth) {
+			depth--;
+		} else if (!depth && (*p == ',' || *p == ')')) {
+			if (!k--)
+				return p;
+			if (*p == ')')
+				return NULL;
+			*at = p + 1;
+		}
+	}
+	return NULL;
+}
+
+/* Does the operator at @w assign to what stands before it? */
+static int assigns(const char *w)
+{
+	if (w[0] == '=')
+		return w[1] != '=';
+	if (w[0] && strchr("+-*/%&|^", w[0]) && w[1] == '=')
+		return 1;
+	if ((w[0] == '<' || w[0] == '>') && w[1] == w[0] && w[2] == '=')
+		return 1;
+	return (w[0] == '+' || w[0] == '-') && w[1] == w[0];
+}
+
+/*
+ * Is @name (@n long) the parameter of the function defined at @def (its
+ * name, then the parameters' '(') whose number goes to *@k, never
+ * assigned, incremented or addressed in its body?  Its value is then the
+ * one each call passes.
+ */
+static int fixed_parameter(const char *def, const char *name, size_t n,
+			   size_t *k)
+{
+	const char *a, *z, *p, *w;
+	int depth = 0;
+
+	for (*k = 0; (z = argument(def, *k, &a)); ++*k) {
+		for (w = NULL, p = a; p < z; p++)
+			if (lp_judge_ident_char(*p) &&
+			    (p == a || !lp_judge_ident_char(p[-1])))
+				w = p;
+		if (w && z - w == (long)n && !strncmp(w, name, n))
+			break;
+	}
+	/* past the parameters' ')', the body */
+	for (p = def; z && *p && (*p != ')' || --depth); p++)
+		depth += *p == '(';
+	if (!z || !*p || *(p = blank(p + 1)) != '{')
+		return 0;
+	for (; *p; p++) {
+		depth += *p == '{';
+		if (*p == '}' && !--depth)
+			return 1;
+		if (*p == '"' || *p == '\'')
+			p = lp_judge_skip_literal(p) - 1;
+		else if (!strncmp(p, name, n) && (w = whole_word(def, p, n)) &&
+			 assigns(blank(w)))
+			return 0;
+		else if (*p == '&' && p[1] != '&' && p[-1] != '&' &&
+			 !strncmp(blank(p + 1), name, n))
+			return 0;
+		else if ((*p == '+' || *p == '-') && p[1] == *p &&
+			 !strncmp(blank(p + 2), name, n))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * Is [@s, @e) a parameter of @func, a static function of @text that
+ * every call passes a constant expression there, and whose name is used
+ * by nothing else (no address taken)?  Where the function is inlined
+ * into a caller, the part is then a constant there (lz4's
+ * read_variable_length(..., 1) and its "initial_check && unlikely(x)").
+ */
+static int constant_parameter(const char *text, const char *func,
+			      const char *s, const char *e)
+{
+	size_t n = strlen(func), k = 0;
+	const char *p, *w, *a, *z, *def = NULL;
+	int depth = 0, calls = 0;
+
+	trim(&s, &e);
+	for (p = s; p < e && lp_judge_ident_char(*p); p++)
+		;
+	if (!n || p != e || p == s || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (p = text; *p; p++) {
+		if (*p == '"' || *p == '\'') {
+			p = lp_judge_skip_literal(p) - 1;
+			continue;
+		}
+		depth += (*p == '{') - (*p == '}');
+		if (strncmp(p, func, n) || !(w = whole_word(text, p, n)))
+			continue;
+		if (*(w = blank(w)) != '(')
+			return 0;       /* its address taken */
+		if (depth) {
+			z = argument(w, k, &a);
+			if (!def || !z || !constant_expr(a, z))
+				return 0;
+			calls++;
+		} else if (!def && fixed_parameter(w, s, (size_t)(e - s), &k)) {
+			def = w;
+			/* static, as the specifiers before its name say */
+			for (a = p; a > text && !strchr(";}", a[-1]); a--)
+				;
+			for (; a < p && (strncmp(a, "static", 6) ||
+					 !whole_word(text, a, 6)); a++)
+				;
+			if (a == p)
+				return 0;
+		}
+		p = w;
+	}
+	return def && calls;
+}
+
+int lp_judge_after_constants(const char *text, const char *func,
+			     const char *s, const char *e)
 {
 	const char *part = s, *p;
-	int depth = 0;
+	int depth = 0, params = 0;
 
 	trim(&s, &e);
 	for (p = part = s; p < e; p++) {
@@ -297,10 +447,14 @@ int lp_judge_after_constants(const char *text, const char *s, const char *e)
 					       p + 1 < e && p[1] == '|')) {
 			return 0;
 		} else if (!depth && p[0] == '&' && p + 1 < e && p[1] == '&') {
-			if (!constant_call(text, s, part, p))
+			if (!constant_call(text, s, part, p) &&
+			    !(params = constant_parameter(text, func, part,
+							  p)))
 				return 0;
 			part = ++p + 1;
 		}
 	}
-	return part != s && lp_judge_whole_condition(part, e);
+	if (part == s || !lp_judge_whole_condition(part, e))
+		return 0;
+	return params ? LP_AFTER_PARAMETERS : LP_AFTER_CALLS;
 }

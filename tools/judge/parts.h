@@ -29,12 +29,21 @@ int lp_judge_first_part(const char *s, const char *e, const char **rest);
 size_t lp_judge_cond_parts(const char *cond);
 
 /*! lp_judge_after_constants() :
- *  Is [@s, @e) "K() && ... && HINT", the hint last, each K a function
- *  that @text (the unit before @s) defines with no parameters as
- *  "{ return E; }", E a constant expression (zstd's MEM_64bits())?
- *  Where the condition has code at all, every K held, and the statement
- *  runs exactly when the hint's condition did: the hint is the whole.
+ *  Is [@s, @e) "K && ... && HINT", the hint last, each K "F()", F a
+ *  function that @text (the unit, NUL-ended) defines before @s with no
+ *  parameters as "{ return E; }", E a constant expression (zstd's
+ *  MEM_64bits()), or a parameter of @func, the hint's static function,
+ *  to which every call passes a constant expression (lz4's
+ *  initial_check)?  Where the condition has code at all, every K held,
+ *  and the statement runs exactly when the hint's condition did: the
+ *  hint is the whole.
+ *  @return : LP_AFTER_CALLS, LP_AFTER_PARAMETERS where a K is such a
+ *            parameter (a constant only where @func is inlined into a
+ *            caller), or 0.
  */
-int lp_judge_after_constants(const char *text, const char *s, const char *e);
+#define LP_AFTER_CALLS 1
+#define LP_AFTER_PARAMETERS 2
+int lp_judge_after_constants(const char *text, const char *func,
+			     const char *s, const char *e);
 
 #endif /* LP_JUDGE_PARTS_H */

@@ -206,3 +206,16 @@ long lp_call_line(const struct lp_runs *r, const struct lp_hint *hint,
 {
 	return lp_call_from(r, hint, obj, addr, NULL);
 }
+
+uint64_t lp_code_next(const struct lp_insns *in, long i)
+{
+	const struct lp_code_insn *c = &in->code[i];
+
+	if (c->flow == LP_FLOW_END)
+		return 0;
+	if (c->flow == LP_FLOW_JMP)
+		return c->target;
+	if ((size_t)i + 1 < in->code_nr && !strcmp(in->code[i + 1].obj, c->obj))
+		return in->code[i + 1].addr;
+	return 0;
+}

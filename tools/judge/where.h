@@ -78,4 +78,10 @@ int lp_same_function(const char *a, const char *b);
 /* The index of @obj's instruction at @addr in in->code, or -1. */
 long lp_code_at(const struct lp_insns *in, const char *obj, uint64_t addr);
 
+/*
+ * Where straight code goes on after instruction @i of in->code: a jmp's
+ * target, else the next instruction of its object; 0 where it ends.
+ */
+uint64_t lp_code_next(const struct lp_insns *in, long i);
+
 #endif /* LP_JUDGE_WHERE_H */

@@ -25,6 +25,45 @@ static __attribute__((noinline)) int stated(const int *v, int n)
 	return s;
 }
 
+/*
+ * A stream for unpack(): tokens of literals and matches, every 97th
+ * match with an offset of 0 (an error); *@starts gets where each token
+ * starts.
+ */
+static size_t encode(unsigned char *enc, size_t cap, size_t *starts,
+		     size_t *nstarts)
+{
+	size_t ne = 0, k;
+	unsigned i, nlit;
+
+	*nstarts = 0;
+	for (i = 0; ne + 8 < cap; i++) {
+		nlit = 1 + i % 4;
+		starts[(*nstarts)++] = ne;
+		enc[ne++] = (unsigned char)(nlit << 4 | i % 13);
+		for (k = 0; k < nlit; k++)
+			enc[ne++] = (unsigned char)('a' + (i + k) % 26);
+		enc[ne++] = i % 97 == 50 ? 0 : (unsigned char)(1 + i % nlit);
+		enc[ne++] = 0;
+	}
+	return ne;
+}
+
+static long unpack_all(void)
+{
+	static unsigned char enc[8192], out[65536];
+	static size_t starts[8192];
+	size_t n, ne = encode(enc, sizeof(enc), starts, &n), i;
+	long sum = 0;
+
+	for (i = 0; i < n; i += 7)
+		sum += unpack(enc + starts[i], ne - starts[i], out,
+			      sizeof(out)) +
+		       unpack_bad(enc + starts[i], ne - starts[i], 16384) +
+		       skip_runs(enc + starts[i], i % 40);
+	return sum;
+}
+
 int main(int argc, char **argv)
 {
 	static int v[4000], w[64];
@@ -65,6 +104,8 @@ int main(int argc, char **argv)
 		sum += never_cont(v, 4000) + never_skip(v, 4000);
 		sum += cmov_part(v, 4000) + queue_run(v, 4000);
 		sum += after_const(v, 4000);
+		sum += after_param(v, 4000);
+		sum += unpack_all();
 		for (i = 0; i < 4000; i++) {
 			sum += or_ret(v[i] % 100 - 5, v[(i * 3) % 4000] % 100 - 2);
 			sum += two_errs(v, 4000, i - 3);

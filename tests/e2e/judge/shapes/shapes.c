@@ -699,3 +699,128 @@ __attribute__((noinline)) long after_const(const int *v, int n)
 	}
 	return s + odd;
 }
+
+/*
+ * a hint after a parameter that every call passes a constant (lz4's
+ * read_variable_length(..., 1) and its "initial_check && unlikely(x)"),
+ * inlined twice into one caller: each copy's one jump is the hint's ...
+ */
+static int bad_lens;
+
+static __attribute__((noinline, cold)) void bad_len(int i)
+{
+	bad_lens += i & 1;
+}
+
+static inline __attribute__((always_inline)) int read_len(const int *v,
+							  int i, int check)
+{
+	if (check && unlikely(v[i] % 7 == 2)) {
+		bad_len(i);
+		return 0;
+	}
+	return v[i] & 7;
+}
+
+/* ... not where a call passes a value the run decides */
+static inline __attribute__((always_inline)) int read_run(const int *v,
+							  int i, int check)
+{
+	if (check && unlikely(v[i] % 13 == 5)) {
+		bad_len(i + 1);
+		return 0;
+	}
+	return v[i] & 3;
+}
+
+__attribute__((noinline)) long after_param(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i + 1 < n; i++) {
+		s += read_len(v, i, 1) * 3 + read_len(v, i + 1, 1);
+		s += read_run(v, i, v[i] & 1);
+	}
+	return s + bad_lens;
+}
+
+/*
+ * error checks in a loop whose "return -1;" gcc merges into one block,
+ * giving the -1 the loop head's line (the workload's decoder): the side
+ * that runs that block on to the function's end is the return, the one
+ * that runs the code after the if is not ...
+ */
+__attribute__((noinline)) long unpack(const unsigned char *src, size_t n,
+				      unsigned char *dst, size_t cap)
+{
+	const unsigned char *ip = src, *iend = src + n;
+	unsigned char *op = dst, *oend = dst + cap;
+
+	while (likely(ip < iend)) {
+		unsigned token = *ip++;
+		size_t nlit = token >> 4, mlen = (token & 15) + 4, off;
+
+		if (unlikely(nlit > (size_t)(iend - ip) ||
+			     nlit > (size_t)(oend - op)))
+			return -1;
+		__builtin_memcpy(op, ip, nlit);
+		op += nlit;
+		ip += nlit;
+		if (unlikely(ip == iend))
+			break;
+		if (unlikely(iend - ip < 2))
+			return -1;
+		off = ip[0] | (size_t)ip[1] << 8;
+		ip += 2;
+		if (unlikely(off == 0 || off > (size_t)(op - dst)))
+			return -1;
+		if (unlikely(mlen > (size_t)(oend - op)))
+			return -1;
+		while (mlen--) {
+			*op = op[-(long)off];
+			op++;
+		}
+	}
+	return (long)(op - dst);
+}
+
+/* ... not where a goto from another statement enters that block too */
+__attribute__((noinline)) long unpack_bad(const unsigned char *src,
+					  size_t n, size_t cap)
+{
+	const unsigned char *ip = src, *iend = src + n;
+	size_t out = 0;
+
+	while (likely(ip < iend)) {
+		unsigned token = *ip++;
+		size_t nlit = token >> 4;
+
+		if (token == 0x2c)
+			goto bad;
+		if (unlikely(nlit > (size_t)(iend - ip) || out + nlit > cap))
+			return -1;
+		out += nlit + (token & 15);
+		ip += nlit + 2;
+	}
+	return (long)out;
+bad:
+	return -1;
+}
+
+/*
+ * ... a while's condition clang tests before the loop and again at its
+ * head (unpack()'s, above), each falling straight into the body: the
+ * copies add up; not one that expects false, whose layout says nothing
+ */
+__attribute__((noinline)) long skip_runs(const unsigned char *src, size_t n)
+{
+	size_t i = 0;
+	long s = 0;
+
+	while (unlikely(i < n)) {
+		s += src[i];
+		i += 1 + src[i] % 3;
+	}
+	return s;
+}

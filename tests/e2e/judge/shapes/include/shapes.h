@@ -5,6 +5,8 @@
 #ifndef SHAPES_H
 #define SHAPES_H
 
+#include <stddef.h>
+
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
@@ -41,6 +43,11 @@ long never_skip(const int *v, int n);
 long cmov_part(const int *v, int n);
 long queue_run(const int *v, int n);
 long after_const(const int *v, int n);
+long after_param(const int *v, int n);
+long unpack(const unsigned char *src, size_t n, unsigned char *dst,
+	    size_t cap);
+long unpack_bad(const unsigned char *src, size_t n, size_t cap);
+long skip_runs(const unsigned char *src, size_t n);
 
 static inline int clamp_small(int x)
 {

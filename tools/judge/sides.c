@@ -1,0 +1,132 @@
+/*
+ * sides.c - which side of a jump of a hint's line is which, read by
+ * where each side goes once past code of the line: into the statement
+ * the if guards, past a goto's label, or into a return merged with the
+ * function's others (for decide.c and copies.c)
+ */
+#include <string.h>
+
+#include "judge/chain.h"
+#include "judge/sides.h"
+
+/* Which side of code @side says a place is on: 1, 0, or -1 for neither. */
+/*
+ * Where side @addr of a jump of @hint's line leaves the line: its straight
+ * code (and the jmps in it) walked to the first instruction of another
+ * line, into *@exit.  1 where it runs into a conditional jump of the line
+ * first: then that side decides nothing alone (a float compare's jp
+ * before its jne, a loop's end jumping back to its test at the top), and
+ * one evaluation runs both jumps.  -1 where the walk cannot tell.
+ */
+int lp_judge_own_line_exit(const struct lp_hint *hint,
+			   const struct lp_runs *r, const char *obj,
+			   uint64_t addr, uint64_t *exit)
+{
+	const struct lp_insns *in = r->in;
+	int step;
+
+	for (step = 0; step < 32; step++) {
+		long i = lp_code_at(in, obj, addr);
+		const struct lp_code_insn *c;
+		const char *real;
+
+		if (i < 0)
+			return -1;
+		c = &in->code[i];
+		real = lp_real_of(r->cache, c->file);
+		if (c->line != hint->line || !real ||
+		    strcmp(real, hint->real)) {
+			*exit = addr;
+			return 0;
+		}
+		if (c->flow == LP_FLOW_COND)
+			return 1;
+		/* a call may not come back */
+		if (c->call || !(addr = lp_code_next(in, i)))
+			return -1;
+	}
+	return -1;
+}
+
+typedef int side_of_fn(const struct lp_runs *r, const struct lp_hint *hint,
+		       const char *obj, uint64_t addr);
+
+/*
+ * Jump @ins of @hint's line read by where each side goes once past code
+ * of its own line: 1 when the taken side is where @side says 1 and the
+ * fall-through where it says 0, 0 the other way round, -1 where the
+ * sides do not differ so (or cannot be followed).
+ */
+static int sides_differ(const struct lp_runs *r, const struct lp_hint *hint,
+			const struct lp_insn *ins, side_of_fn *side)
+{
+	uint64_t to, fall;
+	int t, n;
+
+	if (!ins->next ||
+	    lp_judge_own_line_exit(hint, r, ins->obj, ins->target, &to) ||
+	    lp_judge_own_line_exit(hint, r, ins->obj, ins->next, &fall))
+		return -1;
+	t = side(r, hint, ins->obj, to);
+	n = side(r, hint, ins->obj, fall);
+	return t < 0 || n < 0 || t == n ? -1 : t;
+}
+
+int lp_judge_taken_when_true(const struct lp_runs *r,
+			     const struct lp_hint *hint,
+			     const struct lp_insn *ins)
+{
+	if (hint->then_first <= 0 || hint->then_first > hint->then_last)
+		return -1;
+	return sides_differ(r, hint, ins, lp_in_then);
+}
+
+/*
+ * Is @addr of @obj code of @hint's function on its lines from its goto's
+ * label to the function's end (1), or on its other lines (0)?  -1 for
+ * code of another function (inlined there), whose lines say neither.
+ */
+static int past_label(const struct lp_runs *r, const struct lp_hint *hint,
+		      const char *obj, uint64_t addr)
+{
+	long at = lp_run_at(r, obj, addr), i = lp_code_at(r->in, obj, addr);
+	const struct lp_code_insn *c;
+
+	if (at < 0 || i < 0 || !r->line_real[at] ||
+	    strcmp(r->line_real[at], hint->real))
+		return -1;
+	c = &r->in->code[i];
+	if (!c->ifn || !*hint->func || !lp_same_function(c->ifn, hint->func))
+		return -1;
+	return c->line >= hint->goto_line && c->line <= hint->goto_end;
+}
+
+/*
+ * For a hint whose if's statement is one "goto L;", L after the if: 1
+ * where jump @ins's taken side, past code of the hint's own line, goes to
+ * code after L and its fall-through to code before L, 0 the other way
+ * round, -1 where they do not differ so.  The condition holding goes
+ * there first by the goto; not holding, to the code after the if, before
+ * L, whatever the layout.
+ */
+int lp_judge_goto_side(const struct lp_runs *r, const struct lp_hint *hint,
+		       const struct lp_insn *ins)
+{
+	if (!hint->goto_line || hint->loop || hint->part)
+		return -1;
+	return sides_differ(r, hint, ins, past_label);
+}
+
+/*
+ * For a jump read by neither its statement's lines: 1 where its taken
+ * side runs the code that a "return E;" merged with the function's
+ * others of E, or a "goto L;", shares with them, 0 where its
+ * fall-through does, -1 where neither.
+ */
+int lp_judge_shared_side(const struct lp_runs *r, const struct lp_hint *hint,
+			 const struct lp_insn *ins)
+{
+	int side = lp_judge_return_side(hint, r, ins);
+
+	return side >= 0 ? side : lp_judge_goto_side(r, hint, ins);
+}
