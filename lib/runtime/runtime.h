@@ -93,6 +93,7 @@ struct lp_rt {
 	int lock;                       /* 0 free, 1 held */
 	int pending_dump;               /* a signal came while held */
 	int init_done;
+	int unlocked_done;              /* lp__init_unlocked() has run */
 	int exiting;
 	struct lp_module *modules;
 	struct lp_dynsite *dyn_all;
@@ -151,7 +152,7 @@ extern __thread unsigned lp__n_deferred
 
 unsigned long long lp__counter_take(unsigned long long *field);
 void lp__counter_rearm(struct lp_counter *c);
-void lp__lock(void);
+void lp__lock_wait(void);
 void lp__unlock(void);
 void lp__init_locked(void);
 void lp__init_unlocked(void);
@@ -182,6 +183,20 @@ void lp__listed_forget(const void *base);
 static inline unsigned long long lp__counter_read(unsigned long long *field)
 {
 	return __atomic_load_n(field, __ATOMIC_RELAXED) + 1;
+}
+
+/*
+ * The runtime's one lock, which only cold paths take.  This thread is
+ * marked "in the runtime" first (runtime.c, lp__unlock()).  Inline: a
+ * first count takes it, and a call would give lp__enter() a frame.
+ */
+static inline void lp__lock(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	lp__in_lock = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_exchange_n(&lp__rt.lock, 1, __ATOMIC_ACQUIRE))
+		lp__lock_wait();
 }
 
 /* Zeroed memory that lives as long as the process.  Called locked. */

@@ -192,7 +192,8 @@ static void enter_locked(struct lp_counter *ctr, const struct lp_site *site,
  * come back here.  When the table is full, the one evaluation is taken
  * back instead (the field re-armed), so the next one tries again.
  */
-static void defer(struct lp_counter *ctr, const struct lp_site *site,
+static __attribute__((noinline)) void defer(struct lp_counter *ctr,
+		  const struct lp_site *site,
 		  const struct lp_site *first, const struct lp_site *last,
 		  const struct lp_site *proto)
 {
@@ -278,13 +279,40 @@ static void enter_done(int saved)
 	errno = saved;
 }
 
+/* first counts come in runs from one module: the last one's first */
+static struct lp_module *hot;   /* under the lock */
+
+/*
+ * The first count as most are: the runtime started, this thread's exit
+ * will be told (so it did not leave either), its slots have room, and
+ * the site is in the module of the first count before.  A short process
+ * pays this once per site it runs, so it is kept to the append alone:
+ * nothing here sets errno, nothing allocates.  Called locked.
+ * @return : 1 registered, 0 not tried (the general way then).
+ */
+static int enter_fast(struct lp_counter *ctr, const struct lp_site *site)
+{
+	struct lp_thread *t = lp__self;
+	struct lp_module *m = hot;
+	struct lp_slot *s;
+
+	if (!self_armed || !t || t->n == t->cap || !m || m->unloaded ||
+	    site < m->first || site >= m->last || !lp__rt.unlocked_done)
+		return 0;
+	s = &t->slots[t->n++];
+	s->ctr = ctr;
+	s->cell = &m->cells[site - m->first];
+	ctr->site = site;
+	return 1;
+}
+
+static void enter_slow(struct lp_counter *ctr, const struct lp_site *site,
+		       const struct lp_site *first,
+		       const struct lp_site *last);
+
 LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 		      const struct lp_site *first, const struct lp_site *last)
 {
-	static struct lp_module *hot;   /* under the lock */
-	int saved = errno;
-	struct lp_module *m;
-
 	/* another field's first count registered it already */
 	if (ctr->site)
 		return;
@@ -294,12 +322,25 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	 */
 	if (lp__in_lock) {
 		defer(ctr, site, first, last, NULL);
-		errno = saved;
 		return;
 	}
 	lp__lock();
+	if (enter_fast(ctr, site))
+		lp__unlock();
+	else
+		enter_slow(ctr, site, first, last);
+}
+
+/* lp__enter() for the rest, locked; apart, so that the above has no frame */
+static __attribute__((noinline)) void enter_slow(struct lp_counter *ctr,
+						 const struct lp_site *site,
+						 const struct lp_site *first,
+						 const struct lp_site *last)
+{
+	int saved = errno;
+	struct lp_module *m;
+
 	lp__init_locked();
-	/* first counts come in runs from one module: the last one's first */
 	m = hot;
 	if (!m || m->unloaded || site < m->first || site >= m->last)
 		m = lp__module_find(site);
