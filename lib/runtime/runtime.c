@@ -95,7 +95,7 @@ static int try_lock(void)
 	return 1;
 }
 
-void lp__lock_wait(void)
+__attribute__((noinline)) void lp__lock_wait(void)
 {
 	unsigned spins = 0;
 

@@ -20,18 +20,16 @@
 #include <sys/mman.h>
 #include <sys/types.h>
 
+#include "format.h"
 #include "likelyprof.h"
 
 #pragma GCC visibility push(hidden)
 
-/* counts[] indices, in the order struct lp_counter keeps them */
+/*
+ * counts[] indices, in the order struct lp_counter keeps them, and
+ * struct lp_cell (format.h) too
+ */
 enum { C_CORRECT, C_INCORRECT, C_CONSTANT, C_N };
-
-struct lp_cell {
-	unsigned long long total[C_N];  /* exited threads, unloaded modules */
-	/* a dump's scratch: the live threads' counts; 0 between dumps */
-	unsigned long long sum[C_N];
-};
 
 /* A module's "lp_sites" section, or its copy once it is unloaded. */
 struct lp_module {
