@@ -495,6 +495,29 @@ static inline int text_get(struct lp_text *t, const char *s)
 }
 
 /*
+ * The three texts of a record made to hold @file, @func and @unit; 0 if
+ * one is too long.  Apart, and once per run of sites: the writer's loop
+ * then has no call to keep its registers around.
+ */
+static __attribute__((noinline)) int texts_fill(struct lp_texts *x,
+						const char *file,
+						const char *func,
+						const char *unit)
+{
+	return text_get(&x->file, file) && text_get(&x->func, func) &&
+	       text_get(&x->unit, unit);
+}
+
+/* Do the texts hold these three, each escaped (none LP_TEXT_NONE)? */
+static inline int texts_hit(const struct lp_texts *x, const char *file,
+			    const char *func, const char *unit)
+{
+	return x->file.key == file && x->func.key == func &&
+	       x->unit.key == unit &&
+	       (x->file.len | x->func.len | x->unit.len) != LP_TEXT_NONE;
+}
+
+/*
  * Copies of fixed sizes, which the compiler inlines: the room is there,
  * and most texts fit the first.
  */
@@ -586,8 +609,9 @@ static inline __attribute__((always_inline)) int site_fast(
 	size_t n, need = SITE_FIXED + 3 * LP_TEXT_MAX + SITE_COND;
 	char *p;
 
-	if (!text_get(&x->file, file) || !text_get(&x->func, func) ||
-	    !text_get(&x->unit, unit) || need > sink->cap || sink->error)
+	if ((!texts_hit(x, file, func, unit) &&
+	     !texts_fill(x, file, func, unit)) ||
+	    need > sink->cap || sink->error)
 		return 0;
 	if (sink->cap - sink->len < need && sink->flush(sink) < 0) {
 		sink->error = -LP_EIO;
