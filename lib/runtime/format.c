@@ -403,6 +403,21 @@ static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 /* --- the runtime's fast path ------------------------------------------ */
 
 /*
+ * Inlined where the writer calls it, but under AddressSanitizer: an
+ * inlined body is instrumented as its caller is, attribute or not.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define LP_SCAN_INLINE_
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LP_SCAN_INLINE_
+#endif
+#endif
+#ifndef LP_SCAN_INLINE_
+#define LP_SCAN_INLINE_ inline __attribute__((always_inline))
+#endif
+
+/*
  * @s copied to @out, never further than @end, when it goes into a record
  * as it is: no byte to escape and no "__", which may begin a hint the
  * header expanded (lp_sink_cond()).  The scan and the copy in one pass,
@@ -415,9 +430,8 @@ static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 #ifdef __SSE2__
 __attribute__((no_sanitize_address))
 #endif
-static inline __attribute__((always_inline)) size_t copy_plain(const char *s,
-							     char *out,
-							     const char *end)
+static LP_SCAN_INLINE_ size_t copy_plain(const char *s, char *out,
+					 const char *end)
 {
 	size_t i = 0;
 	int prev = 0;
