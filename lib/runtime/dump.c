@@ -275,9 +275,7 @@ static void sink_one(struct lp_sink *sink, const struct lp_site *s,
 		return;
 	if (abi == LP_SITE_ABI && s->expect != LP_EXPECT_IF)
 		correct += constant;
-	lp_sink_site(sink, correct, incorrect, constant, s->expect,
-		     LP_SITE_PROB_OF(s->abi), s->file, (long)s->line, func,
-		     s->unit, s->cond);
+	lp_sink_record(sink, correct, incorrect, constant, s, func);
 	(*count)++;
 }
 
@@ -348,7 +346,6 @@ static int write_profile(int fd)
 	unsigned long long count = 0;
 	char pid[24];
 	size_t len = 0;
-	size_t i;
 
 	memset(&fs, 0, sizeof(fs));
 	fs.sink.buf = dump_buf;
@@ -367,15 +364,10 @@ static int write_profile(int fd)
 	lp_sink_meta(&fs.sink, "pid", pid);
 	lp_sink_meta(&fs.sink, "runtime", LP_VERSION_STRING);
 	sink_identity(&fs.sink);
-	for (m = lp__rt.modules; m; m = m->next) {
-		size_t n = (size_t)(m->last - m->first);
-
-		for (i = 0; i < n; i++)
-			if (m->first[i].abi != LP_SITE_ABI_ALIAS)
-				sink_one(&fs.sink, &m->first[i],
-					 m->first[i].func, &m->cells[i],
-					 &count);
-	}
+	for (m = lp__rt.modules; m; m = m->next)
+		count += lp_sink_records(&fs.sink, m->first,
+					 (size_t)(m->last - m->first),
+					 m->cells);
 	for (d = lp__rt.dyn_all; d; d = d->all)
 		sink_one(&fs.sink, &d->site, d->plain_func, &d->cell, &count);
 	lp_sink_end(&fs.sink, count);

@@ -403,6 +403,21 @@ static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 /* --- the runtime's fast path ------------------------------------------ */
 
 /*
+ * Inlined where the writer calls it, but under AddressSanitizer: an
+ * inlined body is instrumented as its caller is, attribute or not.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define LP_SCAN_INLINE_
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LP_SCAN_INLINE_
+#endif
+#endif
+#ifndef LP_SCAN_INLINE_
+#define LP_SCAN_INLINE_ inline __attribute__((always_inline))
+#endif
+
+/*
  * @s copied to @out, never further than @end, when it goes into a record
  * as it is: no byte to escape and no "__", which may begin a hint the
  * header expanded (lp_sink_cond()).  The scan and the copy in one pass,
@@ -415,7 +430,8 @@ static void sink_site_fields(struct lp_sink *sink, uint64_t correct,
 #ifdef __SSE2__
 __attribute__((no_sanitize_address))
 #endif
-static size_t copy_plain(const char *s, char *out, const char *end)
+static LP_SCAN_INLINE_ size_t copy_plain(const char *s, char *out,
+					 const char *end)
 {
 	size_t i = 0;
 	int prev = 0;
@@ -493,6 +509,29 @@ static inline int text_get(struct lp_text *t, const char *s)
 }
 
 /*
+ * The three texts of a record made to hold @file, @func and @unit; 0 if
+ * one is too long.  Apart, and once per run of sites: the writer's loop
+ * then has no call to keep its registers around.
+ */
+static __attribute__((noinline)) int texts_fill(struct lp_texts *x,
+						const char *file,
+						const char *func,
+						const char *unit)
+{
+	return text_get(&x->file, file) && text_get(&x->func, func) &&
+	       text_get(&x->unit, unit);
+}
+
+/* Do the texts hold these three, each escaped (none LP_TEXT_NONE)? */
+static inline int texts_hit(const struct lp_texts *x, const char *file,
+			    const char *func, const char *unit)
+{
+	return x->file.key == file && x->func.key == func &&
+	       x->unit.key == unit &&
+	       (x->file.len | x->func.len | x->unit.len) != LP_TEXT_NONE;
+}
+
+/*
  * Copies of fixed sizes, which the compiler inlines: the room is there,
  * and most texts fit the first.
  */
@@ -536,6 +575,32 @@ static inline char *put_long(char *p, long v)
 	return put_u64(p, (uint64_t)0 - (uint64_t)v);
 }
 
+/*
+ * The three counts and the expected value, each one digit, and the TAB
+ * after each: eight bytes in one store, as a short process's records
+ * mostly are (counts of 0 or 1, expect 0 or 1, no stated probability).
+ * @return : the end, or NULL when they are not all that.
+ */
+static inline char *put_small(char *p, uint64_t correct, uint64_t incorrect,
+			      uint64_t constant, long expect, unsigned int prob)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w;
+
+	if ((correct | incorrect | constant | (uint64_t)expect) >= 10 || prob)
+		return NULL;
+	/* '0' + digit, then '\t', four times, the first byte lowest */
+	w = 0x0930093009300930ull + correct + (incorrect << 16) +
+	    (constant << 32) + ((uint64_t)expect << 48);
+	memcpy(p, &w, 8);
+	return p + 8;
+#else
+	(void)p, (void)correct, (void)incorrect, (void)constant;
+	(void)expect, (void)prob;
+	return NULL;
+#endif
+}
+
 /* A record's room besides its texts: "site", six numbers, TABs, "\n". */
 #define SITE_FIXED 160
 /* The room a condition is first given; a longer one may take the rest. */
@@ -548,7 +613,8 @@ static inline char *put_long(char *p, long v)
  * of that kind (the caller writes it the general way), nothing kept:
  * what was written past sink->len is written over.
  */
-static int site_fast(struct lp_sink *sink, uint64_t correct,
+static inline __attribute__((always_inline)) int site_fast(
+		     struct lp_sink *sink, uint64_t correct,
 		     uint64_t incorrect, uint64_t constant, long expect,
 		     unsigned int prob, const char *file, long line,
 		     const char *func, const char *unit, const char *cond)
@@ -557,8 +623,9 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 	size_t n, need = SITE_FIXED + 3 * LP_TEXT_MAX + SITE_COND;
 	char *p;
 
-	if (!text_get(&x->file, file) || !text_get(&x->func, func) ||
-	    !text_get(&x->unit, unit) || need > sink->cap || sink->error)
+	if ((!texts_hit(x, file, func, unit) &&
+	     !texts_fill(x, file, func, unit)) ||
+	    need > sink->cap || sink->error)
 		return 0;
 	if (sink->cap - sink->len < need && sink->flush(sink) < 0) {
 		sink->error = -LP_EIO;
@@ -566,23 +633,26 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 	}
 	p = sink->buf + sink->len;
 	memcpy(p, "site\t", 5);
-	p = put_count(p + 5, correct);
-	*p++ = '\t';
-	p = put_count(p, incorrect);
-	*p++ = '\t';
-	p = put_count(p, constant);
-	*p++ = '\t';
-	if (expect == LP_EXPECT_UNKNOWN) {
-		*p++ = '?';
-	} else if (expect == LP_EXPECT_IF) {
-		*p++ = 'i';
-		*p++ = 'f';
-	} else {
-		p = put_long(p, expect);
+	p = put_small(p + 5, correct, incorrect, constant, expect, prob);
+	if (!p) {
+		p = put_count(sink->buf + sink->len + 5, correct);
+		*p++ = '\t';
+		p = put_count(p, incorrect);
+		*p++ = '\t';
+		p = put_count(p, constant);
+		*p++ = '\t';
+		if (expect == LP_EXPECT_UNKNOWN) {
+			*p++ = '?';
+		} else if (expect == LP_EXPECT_IF) {
+			*p++ = 'i';
+			*p++ = 'f';
+		} else {
+			p = put_long(p, expect);
+		}
+		if (prob)
+			p = lp_put_prob(p, prob);
+		*p++ = '\t';
 	}
-	if (prob)
-		p = lp_put_prob(p, prob);
-	*p++ = '\t';
 	p = put_text(p, &x->file);
 	*p++ = '\t';
 	p = put_long(p, line);
@@ -598,6 +668,63 @@ static int site_fast(struct lp_sink *sink, uint64_t correct,
 	p[n] = '\n';
 	sink->len = (size_t)(p + n + 1 - sink->buf);
 	return 1;
+}
+
+static inline __attribute__((always_inline)) void record_one(
+		struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
+		uint64_t constant, const struct lp_site *s, const char *func)
+{
+	unsigned int prob = LP_SITE_PROB_OF(s->abi);
+
+	if (sink->texts && site_fast(sink, correct, incorrect, constant,
+				     s->expect, prob, s->file, (long)s->line,
+				     func, s->unit, s->cond))
+		return;
+	sink_site_fields(sink, correct, incorrect, constant, s->expect, prob,
+			 s->file, (long)s->line, func, s->unit, s->cond);
+	sink_putc(sink, '\n');
+}
+
+void lp_sink_record(struct lp_sink *sink, uint64_t correct,
+		    uint64_t incorrect, uint64_t constant,
+		    const struct lp_site *s, const char *func)
+{
+	record_one(sink, correct, incorrect, constant, s, func);
+}
+
+uint64_t lp_sink_records(struct lp_sink *sink, const struct lp_site *s,
+			 size_t n, struct lp_cell *cells)
+{
+	uint64_t written = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct lp_cell *c = &cells[i];
+		unsigned int abi = LP_SITE_ABI_OF(s[i].abi);
+		uint64_t correct, incorrect, constant;
+
+		/* the rows of a run's members are their own records' */
+		if (s[i].abi == LP_SITE_ABI_ALIAS)
+			continue;
+		correct = c->total[0] + c->sum[0];
+		incorrect = c->total[1] + c->sum[1];
+		constant = c->total[2] + c->sum[2];
+		memset(c->sum, 0, sizeof(c->sum));
+		if (abi != LP_SITE_ABI && abi != LP_SITE_ABI_BOTH_)
+			continue;
+		/*
+		 * A folded evaluation of a hint counts once, as constant;
+		 * the kernel counts it as correct too, and so does the
+		 * profile.  An "if" of all-branches mode counts a folded
+		 * one by its value as well.
+		 */
+		if (abi == LP_SITE_ABI && s[i].expect != LP_EXPECT_IF)
+			correct += constant;
+		record_one(sink, correct, incorrect, constant, &s[i],
+			   s[i].func);
+		written++;
+	}
+	return written;
 }
 
 void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,

@@ -86,6 +86,39 @@ void lp_sink_site(struct lp_sink *sink, uint64_t correct, uint64_t incorrect,
 void lp_sink_end(struct lp_sink *sink, uint64_t count);
 
 /*
+ * A runtime site's counts, in the order correct, incorrect, constant
+ * (lib/runtime/).  Here because the runtime's writer reads them.
+ */
+struct lp_cell {
+	unsigned long long total[3];    /* exited threads, unloaded modules */
+	/* a dump's scratch: the live threads' counts; 0 between dumps */
+	unsigned long long sum[3];
+};
+
+/*! lp_sink_record() :
+ *  lp_sink_site() of the runtime's record @s (struct lp_site,
+ *  likelyprof.h): its expect, stated probability, file, line, unit and
+ *  cond, with @func for its function (a C++ site's plain name).  Six
+ *  arguments, all in registers.
+ */
+struct lp_site;
+void lp_sink_record(struct lp_sink *sink, uint64_t correct,
+		    uint64_t incorrect, uint64_t constant,
+		    const struct lp_site *s, const char *func);
+
+/*! lp_sink_records() :
+ *  The @n records of a module's section at @s, each with its cell in
+ *  @cells (the sums taken: zeroed), written as the runtime writes them:
+ *  alias records and records of an ABI this writer does not know are
+ *  passed over, and a folded evaluation (constant) counts as correct
+ *  too, but for an "if".  One call per module, not per record: a short
+ *  process writes every site once.
+ *  @return : the records written.
+ */
+uint64_t lp_sink_records(struct lp_sink *sink, const struct lp_site *s,
+			 size_t n, struct lp_cell *cells);
+
+/*
  * The pieces of a site record, for the tools' writer of whole profile
  * sites (lib/profile/write.c): one byte; the fields up to expect and
  * the TAB after it; the fields up to cond, without the newline; and a

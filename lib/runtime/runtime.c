@@ -95,11 +95,10 @@ static int try_lock(void)
 	return 1;
 }
 
-void lp__lock(void)
+__attribute__((noinline)) void lp__lock_wait(void)
 {
 	unsigned spins = 0;
 
-	mark_in_lock(1);
 	while (__atomic_exchange_n(&lp__rt.lock, 1, __ATOMIC_ACQUIRE)) {
 		/* cold paths only: yield rather than burn the other core */
 		if (++spins > 64)
@@ -108,7 +107,23 @@ void lp__lock(void)
 }
 
 
+static void unlock_slow(void);
+
 void lp__unlock(void)
+{
+	/* nothing left to the holder, as at most first counts: no frame */
+	if (!__atomic_load_n(&lp__n_deferred, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&lp__rt.pending_dump, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&lp__rt.lock, 0, __ATOMIC_RELEASE);
+		mark_in_lock(0);
+		if (!__atomic_load_n(&lp__n_deferred, __ATOMIC_RELAXED))
+			return;
+		lp__lock();
+	}
+	unlock_slow();
+}
+
+static __attribute__((noinline)) void unlock_slow(void)
 {
 	unsigned drained = 0;
 
@@ -433,6 +448,7 @@ void lp__init_unlocked(void)
 		return;
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	atexit(set_exiting);
+	__atomic_store_n(&lp__rt.unlocked_done, 1, __ATOMIC_RELEASE);
 }
 
 __attribute__((constructor(101)))

@@ -20,18 +20,16 @@
 #include <sys/mman.h>
 #include <sys/types.h>
 
+#include "format.h"
 #include "likelyprof.h"
 
 #pragma GCC visibility push(hidden)
 
-/* counts[] indices, in the order struct lp_counter keeps them */
+/*
+ * counts[] indices, in the order struct lp_counter keeps them, and
+ * struct lp_cell (format.h) too
+ */
 enum { C_CORRECT, C_INCORRECT, C_CONSTANT, C_N };
-
-struct lp_cell {
-	unsigned long long total[C_N];  /* exited threads, unloaded modules */
-	/* a dump's scratch: the live threads' counts; 0 between dumps */
-	unsigned long long sum[C_N];
-};
 
 /* A module's "lp_sites" section, or its copy once it is unloaded. */
 struct lp_module {
@@ -93,6 +91,7 @@ struct lp_rt {
 	int lock;                       /* 0 free, 1 held */
 	int pending_dump;               /* a signal came while held */
 	int init_done;
+	int unlocked_done;              /* lp__init_unlocked() has run */
 	int exiting;
 	struct lp_module *modules;
 	struct lp_dynsite *dyn_all;
@@ -151,7 +150,7 @@ extern __thread unsigned lp__n_deferred
 
 unsigned long long lp__counter_take(unsigned long long *field);
 void lp__counter_rearm(struct lp_counter *c);
-void lp__lock(void);
+void lp__lock_wait(void);
 void lp__unlock(void);
 void lp__init_locked(void);
 void lp__init_unlocked(void);
@@ -182,6 +181,20 @@ void lp__listed_forget(const void *base);
 static inline unsigned long long lp__counter_read(unsigned long long *field)
 {
 	return __atomic_load_n(field, __ATOMIC_RELAXED) + 1;
+}
+
+/*
+ * The runtime's one lock, which only cold paths take.  This thread is
+ * marked "in the runtime" first (runtime.c, lp__unlock()).  Inline: a
+ * first count takes it, and a call would give lp__enter() a frame.
+ */
+static inline void lp__lock(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	lp__in_lock = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_exchange_n(&lp__rt.lock, 1, __ATOMIC_ACQUIRE))
+		lp__lock_wait();
 }
 
 /* Zeroed memory that lives as long as the process.  Called locked. */

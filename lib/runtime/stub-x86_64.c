@@ -12,8 +12,9 @@
  * frame.  Hidden, the cold path must itself keep every register, flags
  * aside ("cc" is the asm's one clobber), and so it does: the asm steps
  * over the red zone, saves %rax, pushes its arguments and calls
- * lp__enter_stub, which saves the other caller-saved registers and the
- * x87/SSE/AVX/AVX-512 state before any C runs.
+ * lp__enter_stub, which saves the other caller-saved registers, tries
+ * lp__stub_fast() (C built for the general registers only), and else
+ * saves the x87/SSE/AVX/AVX-512 state before any other C runs.
  *
  * The compiler also believes no memory changed, so what runs from here
  * must not write any memory the program can see: the runtime's own state
@@ -34,29 +35,17 @@
  */
 __attribute__((used, visibility("hidden"))) unsigned lp__stub_area;
 
-__thread unsigned lp__stub_depth __attribute__((tls_model("initial-exec")));
-
-typedef void (*lp_enter_fn)(struct lp_counter *, const struct lp_site *);
-
-__attribute__((used, visibility("hidden")))
-void lp__stub_call(struct lp_counter *ctr, const struct lp_site *site,
-		   lp_enter_fn enter);
-__attribute__((used, visibility("hidden")))
-void lp__stub_call(struct lp_counter *ctr, const struct lp_site *site,
-		   lp_enter_fn enter)
-{
-	lp__stub_depth++;
-	enter(ctr, site);
-	lp__stub_depth--;
-}
-
 /*
  * On entry: 8(%rsp) the site, 16(%rsp) the module's lp__enter_cold,
- * 24(%rsp) the counter, pushed by the asm below the red zone.  The
- * components saved are x87, SSE, AVX and AVX-512 (mask 0xe7): what a C
- * function or glibc's string functions may change.  The area is sized from
- * CPUID leaf 0xd for those components only, so a CPU with AMX does not
- * cost 8 KiB of stack per call.
+ * 24(%rsp) the counter, pushed by the asm below the red zone.  Most first
+ * counts are registered by lp__stub_fast() (threads.c), built to touch no
+ * register but the general ones, so only those are saved first; the
+ * others go on to lp__stub_call() and the module's lp__enter_cold with
+ * the vector state saved too.  The components saved are x87, SSE, AVX
+ * and AVX-512 (mask 0xe7): what a C function or glibc's string functions
+ * may change.  The area is sized from CPUID leaf 0xd for those
+ * components only, so a CPU with AMX does not cost 8 KiB of stack per
+ * call.
  */
 __asm__(
 	".text\n"
@@ -81,6 +70,12 @@ __asm__(
 	"pushq %r9\n"
 	"pushq %r10\n"
 	"pushq %r11\n"
+	"andq $-16, %rsp\n"
+	"movq 32(%rbp), %rdi\n"         /* counter */
+	"movq 16(%rbp), %rsi\n"         /* site */
+	"call lp__stub_fast\n"
+	"testl %eax, %eax\n"
+	"jnz 10f\n"
 	"movl lp__stub_area(%rip), %eax\n"
 	"testl %eax, %eax\n"
 	"jnz 1f\n"

@@ -13,6 +13,7 @@
 extern __thread unsigned lp__stub_depth
 	__attribute__((tls_model("initial-exec")));
 #define LP_IN_STUB() (lp__stub_depth != 0)
+#define LP_HAVE_STUB_ 1
 #else
 #define LP_IN_STUB() 0
 #endif

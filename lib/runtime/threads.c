@@ -192,7 +192,8 @@ static void enter_locked(struct lp_counter *ctr, const struct lp_site *site,
  * come back here.  When the table is full, the one evaluation is taken
  * back instead (the field re-armed), so the next one tries again.
  */
-static void defer(struct lp_counter *ctr, const struct lp_site *site,
+static __attribute__((noinline)) void defer(struct lp_counter *ctr,
+		  const struct lp_site *site,
 		  const struct lp_site *first, const struct lp_site *last,
 		  const struct lp_site *proto)
 {
@@ -278,13 +279,53 @@ static void enter_done(int saved)
 	errno = saved;
 }
 
+/* first counts come in runs from one module: the last one's first */
+static struct lp_module *hot;   /* under the lock */
+
+/*
+ * What lp__stub_fast() runs must leave the vector and x87 registers
+ * alone, as the stub has not saved them yet: general registers only,
+ * for it and for what is inlined into it (a function built for other
+ * registers is not inlined there, so each has the attribute).
+ */
+#ifdef LP_HAVE_STUB_
+#define LP_GENERAL_REGS_ __attribute__((target("general-regs-only")))
+#else
+#define LP_GENERAL_REGS_
+#endif
+
+/*
+ * The first count as most are: the runtime started, this thread's exit
+ * will be told (so it did not leave either), its slots have room, and
+ * the site is in the module of the first count before.  A short process
+ * pays this once per site it runs, so it is kept to the append alone:
+ * nothing here sets errno, nothing allocates.  Called locked.
+ * @return : 1 registered, 0 not tried (the general way then).
+ */
+static inline LP_GENERAL_REGS_ int enter_fast(struct lp_counter *ctr,
+					      const struct lp_site *site)
+{
+	struct lp_thread *t = lp__self;
+	struct lp_module *m = hot;
+	struct lp_slot *s;
+
+	if (!self_armed || !t || t->n == t->cap || !m || m->unloaded ||
+	    site < m->first || site >= m->last || !lp__rt.unlocked_done)
+		return 0;
+	s = &t->slots[t->n++];
+	s->ctr = ctr;
+	s->cell = &m->cells[site - m->first];
+	ctr->site = site;
+	return 1;
+}
+
+static void enter_slow(struct lp_counter *ctr, const struct lp_site *site,
+		       const struct lp_site *first,
+		       const struct lp_site *last);
+
 LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 		      const struct lp_site *first, const struct lp_site *last)
 {
-	static struct lp_module *hot;   /* under the lock */
-	int saved = errno;
-	struct lp_module *m;
-
 	/* another field's first count registered it already */
 	if (ctr->site)
 		return;
@@ -294,12 +335,25 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	 */
 	if (lp__in_lock) {
 		defer(ctr, site, first, last, NULL);
-		errno = saved;
 		return;
 	}
 	lp__lock();
+	if (enter_fast(ctr, site))
+		lp__unlock();
+	else
+		enter_slow(ctr, site, first, last);
+}
+
+/* lp__enter() for the rest, locked; apart, so that the above has no frame */
+static __attribute__((noinline)) void enter_slow(struct lp_counter *ctr,
+						 const struct lp_site *site,
+						 const struct lp_site *first,
+						 const struct lp_site *last)
+{
+	int saved = errno;
+	struct lp_module *m;
+
 	lp__init_locked();
-	/* first counts come in runs from one module: the last one's first */
 	m = hot;
 	if (!m || m->unloaded || site < m->first || site >= m->last)
 		m = lp__module_find(site);
@@ -312,6 +366,89 @@ LP_API void lp__enter(struct lp_counter *ctr, const struct lp_site *site,
 	lp__unlock();
 	enter_done(saved);
 }
+
+#ifdef LP_HAVE_STUB_
+__thread unsigned lp__stub_depth __attribute__((tls_model("initial-exec")));
+
+/*
+ * What lp__stub_fast() left to the general way: 1, the lock is held and
+ * lp__unlock() has work (a dump or a deferred registration waits); 2,
+ * the lock was let go and a handler deferred a registration in between,
+ * so it is taken again first.  Taken by whichever first count of this
+ * thread comes next through lp__stub_call(), a handler's included.
+ */
+static __thread int stub_owes __attribute__((tls_model("initial-exec")));
+
+/*
+ * A first count from the stub (stub-x86_64.c), before it saves the
+ * vector state: the one of enter_fast(), with the lock taken and let go
+ * inline, or nothing.  No call, no waiting for the lock, nothing but
+ * general registers.  @return : 1 done, 0 the general way (the stub
+ * then saves everything and calls lp__stub_call()).
+ */
+__attribute__((used, visibility("hidden"))) LP_GENERAL_REGS_
+int lp__stub_fast(struct lp_counter *ctr, const struct lp_site *site);
+__attribute__((used, visibility("hidden"))) LP_GENERAL_REGS_
+int lp__stub_fast(struct lp_counter *ctr, const struct lp_site *site)
+{
+	int done;
+
+	if (ctr->site)
+		return 1;
+	if (lp__in_lock)
+		return 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	lp__in_lock = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_exchange_n(&lp__rt.lock, 1, __ATOMIC_ACQUIRE)) {
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		lp__in_lock = 0;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		return 0;
+	}
+	done = enter_fast(ctr, site);
+	/* lp__unlock()'s first steps; the rest is the general way's */
+	if (__atomic_load_n(&lp__n_deferred, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&lp__rt.pending_dump, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&stub_owes, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	__atomic_store_n(&lp__rt.lock, 0, __ATOMIC_RELEASE);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	lp__in_lock = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&lp__n_deferred, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&stub_owes, 2, __ATOMIC_RELAXED);
+		return 0;
+	}
+	return done;
+}
+
+typedef void (*lp_enter_fn)(struct lp_counter *, const struct lp_site *);
+
+/*
+ * The general way from the stub, every register saved: what
+ * lp__stub_fast() left, then the module's lp__enter_cold.
+ */
+__attribute__((used, visibility("hidden")))
+void lp__stub_call(struct lp_counter *ctr, const struct lp_site *site,
+		   lp_enter_fn enter);
+__attribute__((used, visibility("hidden")))
+void lp__stub_call(struct lp_counter *ctr, const struct lp_site *site,
+		   lp_enter_fn enter)
+{
+	int owes;
+
+	lp__stub_depth++;
+	owes = __atomic_exchange_n(&stub_owes, 0, __ATOMIC_RELAXED);
+	if (owes == 2)
+		lp__lock();
+	if (owes)
+		lp__unlock();
+	enter(ctr, site);
+	lp__stub_depth--;
+}
+#endif
 
 static size_t dyn_hash(const struct lp_site *key)
 {

@@ -303,6 +303,82 @@ static void test_record__texts_at_a_page_end(void)
 	munmap(map, (size_t)page * 2);
 }
 
+/*
+ * The runtime's records, a module at a time: each row as lp_sink_site()
+ * writes it the general way, for counts of one digit (one store) and
+ * more, every kind of expect, a stated probability, texts that need an
+ * escape or an unexpanding; alias records and an ABI the writer does
+ * not know give no row; the sums are taken.
+ */
+static void test_record__runtime_records(void)
+{
+	static const char *const conds[] = {
+		"!!(v == 1)", "a\tb", "x__y", "", NULL,
+	};
+	static const long expects[] = {
+		0, 1, 9, 10, -1, LP_EXPECT_UNKNOWN, LP_EXPECT_IF,
+	};
+	static const unsigned long long counts[] = {
+		0, 1, 8, 10, 99, 12345678901ull,
+	};
+	static struct lp_site sites[96];
+	static struct lp_cell cells[96];
+	static struct mem want, got;
+	static char buf_want[16], buf_got[4096];
+	struct lp_texts texts;
+	unsigned long long rows = 0;
+	size_t i, n = sizeof(sites) / sizeof(sites[0]);
+
+	mem_init(&want, buf_want, sizeof(buf_want));
+	want.sink.unexpand = 1;
+	for (i = 0; i < n; i++) {
+		struct lp_site *s = &sites[i];
+		struct lp_cell *c = &cells[i];
+		unsigned int abi = i % 13 == 5 ? LP_SITE_ABI_ALIAS :
+				   i % 11 == 3 ? LP_SITE_ABI_BOTH_ :
+				   i % 17 == 7 ? 99 : LP_SITE_ABI;
+		unsigned long long right, wrong, folded;
+
+		s->file = i % 8 < 5 ? "src/a.c" : "b\\c.c";
+		s->func = i / 4 % 2 ? "f" : "parse_field";
+		s->unit = i % 9 ? "src/a.c" : NULL;
+		s->cond = conds[i % 5];
+		s->expect = expects[i % 7];
+		s->line = (unsigned int)(i * 37 + 1);
+		s->abi = abi | (i % 6 == 1 && abi == LP_SITE_ABI ?
+				(1u + 900000u) << 8 : 0);
+		c->total[0] = counts[i % 6];
+		c->total[1] = counts[i / 2 % 6];
+		c->total[2] = counts[i / 3 % 6] % 3;
+		c->sum[0] = i % 3;
+		c->sum[1] = i % 2;
+		c->sum[2] = i % 4 == 0;
+		if (abi != LP_SITE_ABI && abi != LP_SITE_ABI_BOTH_)
+			continue;
+		right = c->total[0] + c->sum[0];
+		wrong = c->total[1] + c->sum[1];
+		folded = c->total[2] + c->sum[2];
+		if (abi == LP_SITE_ABI && s->expect != LP_EXPECT_IF)
+			right += folded;
+		lp_sink_site(&want.sink, right, wrong, folded, s->expect,
+			     LP_SITE_PROB_OF(s->abi), s->file, (long)s->line,
+			     s->func, s->unit, s->cond);
+		rows++;
+	}
+	LP_CHECK_INT(lp_sink_finish(&want.sink), 0);
+	mem_init(&got, buf_got, sizeof(buf_got));
+	got.sink.unexpand = 1;
+	memset(&texts, 0, sizeof(texts));
+	got.sink.texts = &texts;
+	LP_CHECK(lp_sink_records(&got.sink, sites, n, cells) == rows);
+	LP_CHECK_INT(lp_sink_finish(&got.sink), 0);
+	LP_CHECK_STR(got.out, want.out);
+	for (i = 0; i < n; i++)
+		if (sites[i].abi != LP_SITE_ABI_ALIAS)
+			LP_CHECK(!cells[i].sum[0] && !cells[i].sum[1] &&
+				 !cells[i].sum[2]);
+}
+
 /* The number alone is the suffix's, '@' and all taken off. */
 static void test_prob__text_and_suffix(void)
 {
@@ -335,6 +411,7 @@ int main(void)
 	LP_TEST(test_record__unexpand_only_when_asked);
 	LP_TEST(test_record__fast_path_same_bytes);
 	LP_TEST(test_record__texts_at_a_page_end);
+	LP_TEST(test_record__runtime_records);
 	LP_TEST(test_prob__text_and_suffix);
 	return lp_test_done();
 }
