@@ -616,7 +616,10 @@ static int compile_expanded(struct lp_cc *cc, int src, const char *out,
 		return compile_instrumented(cc, src, out, err, u);
 	}
 	free(text);
-	note_expanded(cc->argv[src], u, h, &left);
+	if (cc->forms.attributes)
+		note_expanded(cc->argv[src], u, h, &left);
+	else    /* C: every attribute is left, as the files' reading says */
+		note_left(cc->argv[src], u, h);
 	status = compile_copy(cc, src, out, err, copy, copy_len,
 			      h->counted_what, LP_CC_COPY_EXPANDED |
 			      (cc->m.assembly ? LP_CC_COPY_ASSEMBLY : 0));

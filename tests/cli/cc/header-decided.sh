@@ -5,7 +5,8 @@
 # a header's condition, so that hint is counted and the note does not
 # name it; clang keeps the group, leaves the hint, and says so.  The
 # profile's sites are the note's complement with each compiler; the
-# source's own note is the same with both.
+# source's own note is the same with both.  A C unit's note that C
+# compilers ignore [[unlikely]] is kept when it is compiled expanded.
 . "$(dirname "$0")/../lib.sh"
 cat > h.h <<'SRC'
 static inline int f(int x)
@@ -45,3 +46,24 @@ for c in g++ clang++; do
 	LIKELYPROF_FILE=p.lprof ./p
 	own_site_counts p.lprof
 done
+# A C unit compiled expanded (its header's --hint-macro call) keeps the
+# note that C compilers ignore the attribute: no expanded plan says more
+cat > m.h <<'SRC'
+#define likely(x) (x)
+static inline int hf(int x) { if (likely(x > 3)) return 1; return 0; }
+SRC
+cat > c.c <<'SRC'
+#include "m.h"
+int main(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) [[unlikely]]
+		return 2;
+	return hf(argc);
+}
+SRC
+$LIKELYPROF cc -std=c2x -w --hint-macro likely -O2 c.c -o q 2>&1
+echo "c: exit $?"
+rm -f p.lprof
+LIKELYPROF_FILE=p.lprof ./q
+own_site_counts p.lprof
