@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fix/locate.h"
+#include "fix/tree.h"
 #include "test.h"
 
 static char root[256];
@@ -222,6 +223,48 @@ static void test_files__macro_call_before_a_definition(void)
 	lp_place_release(places, 1);
 }
 
+/* The functions lp_find_functions() finds in @src, as "a,b,...". */
+static const char *functions_of(const char *src)
+{
+	static char out[256];
+	struct lp_srcfile f;
+	size_t k;
+
+	memset(&f, 0, sizeof(f));
+	f.buf = (char *)src;
+	f.len = strlen(src);
+	lp_lex(&f.lx, f.buf, f.len);
+	lp_find_functions(&f);
+	out[0] = '\0';
+	for (k = 0; k < f.nfuncs; k++) {
+		if (k)
+			strcat(out, ",");
+		strcat(out, f.funcs[k].name);
+		free(f.funcs[k].name);
+	}
+	free(f.funcs);
+	lp_lexed_release(&f.lx);
+	return out;
+}
+
+/*
+ * A macro call and words before `namespace ns {` (scnlib's
+ * `SCN_CLANG_IGNORE("...")` `SCN_CLANG_POP` `namespace scn {`) are no
+ * function's trailers: the namespace is no body named IGNORE, and the
+ * functions in it are found.  A function after such words still is.
+ */
+static void test_funcs__macros_before_a_namespace(void)
+{
+	LP_CHECK_STR(functions_of("IGNORE(\"-Wfoo\")\nPOP\nnamespace ns {\n"
+				  "BEGIN\nnamespace a::b {\nnamespace {\n"
+				  "static int check(int e) { return e; }\n"
+				  "}\n}\n}\n"), "check");
+	LP_CHECK_STR(functions_of("inline namespace v1 { int f(void) { "
+				  "return 0; } }\n"), "f");
+	LP_CHECK_STR(functions_of("int g(int x) NOEXCEPT_MACRO { return x; }"),
+		     "g");
+}
+
 /*
  * A macro over a macro over a hint (scnlib's SCN_TRY over
  * SCN_TRY_ASSIGN over SCN_UNLIKELY): each use is placed on its own
@@ -356,6 +399,7 @@ int main(void)
 	LP_TEST(test_drift__hundreds_of_lines);
 	LP_TEST(test_files__base_name_then_function);
 	LP_TEST(test_files__macro_call_before_a_definition);
+	LP_TEST(test_funcs__macros_before_a_namespace);
 	LP_TEST(test_files__macro_over_a_macro);
 	LP_TEST(test_files__kernel_cuts_names);
 	LP_TEST(test_spellings__project_macros);

@@ -342,6 +342,22 @@ static size_t skip_return_type(const struct lp_lexed *lx, size_t k)
 	return k;
 }
 
+/*
+ * The '{' at @open opens a namespace (`namespace a::b {`, `namespace {`):
+ * no function's body, though words and a macro call before it may read
+ * as one's trailers (scnlib's `SCN_CLANG_IGNORE(...) SCN_CLANG_POP
+ * namespace scn {`).
+ */
+static int namespace_body(const struct lp_lexed *lx, size_t open)
+{
+	size_t k = lp_tok_prev_live(lx, open);
+
+	while (k != LP_NO_MATCH && !lp_tok_is(lx, k, "namespace") &&
+	       (attr_word(lx, k) || lp_tok_is(lx, k, "::")))
+		k = lp_tok_prev_live(lx, k);
+	return k != LP_NO_MATCH && lp_tok_is(lx, k, "namespace");
+}
+
 void lp_find_functions(struct lp_srcfile *f)
 {
 	const struct lp_lexed *lx = &f->lx;
@@ -352,7 +368,8 @@ void lp_find_functions(struct lp_srcfile *f)
 		char *name;
 		int macro;
 
-		if (!lp_tok_live(lx, i) || !is_matched(lx, i, "{"))
+		if (!lp_tok_live(lx, i) || !is_matched(lx, i, "{") ||
+		    namespace_body(lx, i))
 			continue;
 		k = skip_return_type(lx, lp_tok_prev_live(lx, i));
 		k = skip_trailers(lx, k);
