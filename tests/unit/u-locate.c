@@ -266,6 +266,26 @@ static void test_funcs__macros_before_a_namespace(void)
 }
 
 /*
+ * A return type in parentheses is no parameter list before the name:
+ * scnlib's `constexpr decltype(auto) visit_impl(...) {` was read as an
+ * attribute macro visit_impl after the parameters "(auto)", and no
+ * function was found.
+ */
+static void test_funcs__parenthesised_return_types(void)
+{
+	LP_CHECK_STR(functions_of("template <class V, class C>\n"
+				  "constexpr decltype(auto) visit_impl(V&& v, "
+				  "C& c)\n{\n\treturn v(c);\n}\n"),
+		     "visit_impl");
+	LP_CHECK_STR(functions_of("static __typeof__(x) get(int a) { "
+				  "return a; }\n"), "get");
+	LP_CHECK_STR(functions_of("auto f(int a) -> decltype(a + 1) { "
+				  "return a + 1; }\n"), "f");
+	LP_CHECK_STR(functions_of("decltype(auto) S::g(int a) const "
+				  "noexcept { return a; }\n"), "g");
+}
+
+/*
  * A macro over a macro over a hint (scnlib's SCN_TRY over
  * SCN_TRY_ASSIGN over SCN_UNLIKELY): each use is placed on its own
  * line, not on the nearest use of the inner macro.
@@ -400,6 +420,7 @@ int main(void)
 	LP_TEST(test_files__base_name_then_function);
 	LP_TEST(test_files__macro_call_before_a_definition);
 	LP_TEST(test_funcs__macros_before_a_namespace);
+	LP_TEST(test_funcs__parenthesised_return_types);
 	LP_TEST(test_files__macro_over_a_macro);
 	LP_TEST(test_files__kernel_cuts_names);
 	LP_TEST(test_spellings__project_macros);

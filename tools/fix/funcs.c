@@ -70,10 +70,6 @@ static int is_matched(const struct lp_lexed *lx, size_t i, const char *s)
 	       lx->tok[i].match != LP_NO_MATCH;
 }
 
-/*
- * True when the identifier at @i follows a parameter list, maybe through
- * other such words: ") A B" or ") A(x) B".  "struct s {" and "= {" do not.
- */
 /* The words whose parentheses hold attributes, not parameters. */
 static int attribute_keyword(const struct lp_lexed *lx, size_t i)
 {
@@ -100,6 +96,21 @@ static int declaration_word(const struct lp_lexed *lx, size_t i)
 	return lp_tok_is_any(lx, i, w, sizeof(w) / sizeof(w[0]));
 }
 
+/* The words whose parentheses hold a type: "decltype(auto) f(...) {". */
+static int type_keyword(const struct lp_lexed *lx, size_t i)
+{
+	static const char *const kw[] = {
+		"decltype", "__decltype", "typeof", "__typeof__", "__typeof",
+		"_Atomic",
+	};
+	return lp_tok_is_any(lx, i, kw, sizeof(kw) / sizeof(kw[0]));
+}
+
+/*
+ * True when the identifier at @i follows a parameter list, maybe through
+ * other such words: ") A B" or ") A(x) B".  "struct s {" and "= {" do not,
+ * nor does a return type's "decltype(auto) f".
+ */
 static int after_params(const struct lp_lexed *lx, size_t i)
 {
 	size_t k = lp_tok_prev_live(lx, i);
@@ -119,6 +130,8 @@ static int after_params(const struct lp_lexed *lx, size_t i)
 				k = lp_tok_prev_live(lx, b);
 				continue;
 			}
+			if (b != LP_NO_MATCH && type_keyword(lx, b))
+				return 0;
 			/* "A(x)" before us is another attribute macro */
 			if (b != LP_NO_MATCH && attr_word(lx, b) &&
 			    lp_tok_prev_live(lx, b) != LP_NO_MATCH &&

@@ -171,9 +171,12 @@ static const struct lp_hint *macro_hint(struct lp_tree *t,
 	const char *o[2] = { NULL, NULL };
 	struct lp_hint *h;
 	size_t k;
-	/* `if NAME(c)` reads as a call; any other as the attribute */
-	int word = a->then == LP_NO_MATCH || a->then > a->from ||
-		   a->other != LP_NO_MATCH;
+	/*
+	 * `if NAME(c)` reads as a call; any other as the attribute, a
+	 * label's too though it stands before its `case`
+	 */
+	int word = a->label || a->then == LP_NO_MATCH ||
+		   a->then > a->from || a->other != LP_NO_MATCH;
 
 	if (a->then != LP_NO_MATCH)
 		side_words(lx, a->then, a->then_last, a->then_flip, likely,
