@@ -13,7 +13,8 @@
 /*
  * The condition of the first '(' of @src, as "from-text|name|why": the
  * text from the condition's first token to the ')', the declared name
- * ('-' for none), and the reason ('-' for none).
+ * ('-' for none; "+init" after it when an init-statement ends at the
+ * ';' before the declaration), and the reason ('-' for none).
  */
 static const char *cond_of(const char *src)
 {
@@ -31,8 +32,11 @@ static const char *cond_of(const char *src)
 	       lp_tok_text(&lx, c.from, lx.tok[open].match) : NULL;
 	if (c.name != LP_NO_MATCH)
 		name = lp_tok_dup(&lx, c.name);
-	snprintf(out, sizeof(out), "%s|%s|%s", text ? text : "",
-		 name ? name : "-", c.why ? c.why : "-");
+	snprintf(out, sizeof(out), "%s|%s%s|%s", text ? text : "",
+		 name ? name : "-",
+		 c.init == LP_NO_MATCH ? "" :
+		 c.init + 1 == c.from && lp_tok_is(&lx, c.init, ";") ?
+		 "+init" : "+bad init", c.why ? c.why : "-");
 	free(text);
 	free(name);
 	lp_lexed_release(&lx);
@@ -73,10 +77,22 @@ static void test_condition__declarations(void)
 	LP_CHECK_STR(cond_of("if (auto &&r = f())"), "auto &&r = f()|r|-");
 }
 
-static void test_condition__no_place_for_a_test(void)
+/* the copy tests it in an if of its own: `if (init; true) if (T b = a;` */
+static void test_condition__declaration_after_init(void)
 {
 	LP_CHECK_STR(cond_of("if (int a = x; int b = a)"),
-		     "int b = a|b|a declaration after an init-statement");
+		     "int b = a|b+init|-");
+	LP_CHECK_STR(cond_of("switch (lock l(m); int k = next())"),
+		     "int k = next()|k+init|-");
+	LP_CHECK_STR(cond_of("if (auto g = [] { int t; return 1; }; "
+			     "auto *p = g() ? q : r)"),
+		     "auto *p = g() ? q : r|p+init|-");
+	/* an expression after the init needs no if of its own */
+	LP_CHECK_STR(cond_of("if (int a = x; a > 1)"), "a > 1|-|-");
+}
+
+static void test_condition__no_place_for_a_test(void)
+{
 	LP_CHECK_STR(cond_of("if (auto [a, b] = f())"),
 		     "auto [a, b] = f()|]|"
 		     "the condition is a structured binding");
@@ -94,6 +110,7 @@ int main(void)
 {
 	LP_TEST(test_condition__expressions_and_init);
 	LP_TEST(test_condition__declarations);
+	LP_TEST(test_condition__declaration_after_init);
 	LP_TEST(test_condition__no_place_for_a_test);
 	return lp_test_done();
 }

@@ -20,9 +20,23 @@
  *
  *   if (T x = e) [[likely]] S        if (T x = e; __builtin_expect(!!(x), 1)) S
  *
+ * A declaration after an init-statement has no place left for a test, so
+ * the copy gives it an if of its own, which the init's names reach and
+ * which takes the else, if any, as the original did:
+ *
+ *   if (i; T x = e) S
+ *       if (i; true) if (T x = e; __builtin_expect(!!(x), 1)) S
+ *
+ * and a while's declaration is tested in the same way, the body braced
+ * so that no `if` of it takes the else that leaves the loop:
+ *
+ *   while (T x = e) S
+ *       for (;;) if (T x = e; __builtin_expect(!!(x), 1)) { S } else break;
+ *
  * Forms whose branch is no condition's outcome (a plain statement), or
- * whose condition has no place for a test (if constexpr, a loop's
- * declaration) are left as they are, and cc's note says which and why.
+ * whose condition is none at run time (if constexpr, a range-for, a
+ * for's declaration) are left as they are, and cc's note says which and
+ * why.
  * Case labels are cases.c's.
  */
 #include <stdlib.h>
@@ -42,10 +56,12 @@
  * A condition to wrap: tokens [from, to] of the statement at @stmt,
  * whose '(' is @open, expected @expect, as the attributes @then (on the
  * body or the if's branch) and @other (on the else) say; NULL where
- * there is none.  A declaration's @name is tested after it.
+ * there is none.  A declaration's @name is tested after it, in an if of
+ * its own after an init-statement ending at @init; a while's, with the
+ * loop's body (tokens [body, body_end]) braced, else LP_NO_MATCH.
  */
 struct wrap {
-	size_t stmt, open, from, to, name;
+	size_t stmt, open, from, to, name, init, body, body_end;
 	int expect;
 	const struct lp_attr_mark *then, *other;
 };
@@ -77,6 +93,8 @@ static void add_wrap(struct plan *p, size_t stmt, size_t open,
 	w->from = c->from;
 	w->to = c->to;
 	w->name = c->name;
+	w->init = c->init;
+	w->body = w->body_end = NONE;
 	w->expect = expect;
 	w->then = w->other = NULL;
 }
@@ -173,8 +191,28 @@ static const struct lp_stmt_cond *loop_cond(const struct lp_lexed *lx,
 	c->from = from;
 	c->to = to;
 	c->name = NONE;
+	c->init = NONE;
 	c->why = why ? why : lp_stmt_unwrappable(lx, from, to);
 	return c;
+}
+
+/*
+ * `while (T x = e) [[a]] S`: the declaration tested in an if of its own,
+ * S (from token @body) braced; left where S's end cannot be told.
+ */
+static void plan_while_declaration(struct plan *p, size_t i,
+				   struct lp_stmt_cond *c,
+				   struct lp_attr_mark *a, size_t body)
+{
+	size_t end = lp_stmt_end(p->lx, body);
+
+	if (end == NONE)
+		c->why = "the loop's body cannot be read";
+	decide(p, i, a, NULL, i + 1, c, a->likely, NULL);
+	if (!c->why) {
+		p->wrap[p->nwrap - 1].body = body;
+		p->wrap[p->nwrap - 1].body_end = end;
+	}
 }
 
 /* `while (c) [[a]] S`, `for (i; c; n) [[a]] S`, `while NAME(c) S`. */
@@ -190,9 +228,14 @@ static void plan_loop(struct plan *p, size_t i)
 	    !(a = name ? name : on_branch(p, close + 1, &inner)))
 		return;
 	if (is(lx, i, "while")) {
-		decide(p, i, a, NULL, open,
-		       loop_cond(lx, open + 1, close - 1, NULL, &c),
-		       a->likely, NULL);
+		lp_stmt_condition(lx, open + 1, close - 1, &c);
+		if (!name && !c.why && c.name != NONE && c.init == NONE)
+			plan_while_declaration(p, i, &c, a,
+					       inner ? close + 1 : a->last + 1);
+		else
+			decide(p, i, a, NULL, open,
+			       loop_cond(lx, open + 1, close - 1, NULL, &c),
+			       a->likely, NULL);
 		return;
 	}
 	for (t = open + 1; t < close && n < 2; t = lp_stmt_next_top(lx, t))
@@ -294,6 +337,24 @@ static const char *unclaimed(const struct lp_lexed *lx,
 	return "on a statement that is no branch of a condition";
 }
 
+/*
+ * The if of its own that a declaration after an init-statement, or a
+ * while's, is tested in (the test itself is the caller's).
+ */
+static void wrap_declaration(const struct lp_lexed *lx, const struct wrap *w,
+			     struct lp_copy_edits *e)
+{
+	const struct lp_token *k = &lx->tok[w->stmt];
+
+	if (w->init != NONE)
+		lp_copy_edit_add(e, lx->tok[w->from].start, 0, "true) if (");
+	if (w->body == NONE)
+		return;
+	lp_copy_edit_add(e, k->start, k->end - k->start, "for (;;) if");
+	lp_copy_edit_add(e, lx->tok[w->body].start, 0, "{ ");
+	lp_copy_edit_add(e, lx->tok[w->body_end].end, 0, " } else break;");
+}
+
 /* The attributes to blank and the conditions to wrap, as edits. */
 static void add_edits(const struct plan *p, struct lp_copy_edits *e)
 {
@@ -315,6 +376,7 @@ static void add_edits(const struct plan *p, struct lp_copy_edits *e)
 		char *name;
 
 		if (w->name != NONE) {
+			wrap_declaration(lx, w, e);
 			/* `if (T x = e; __builtin_expect(!!(x), 1))` */
 			name = lp_tok_dup(lx, w->name);
 			lp_copy_edit_add_owned(e, lx->tok[w->to].end, 0,

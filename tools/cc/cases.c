@@ -25,10 +25,7 @@
  *
  * The attribute itself stays in the copy, so that the instrumented build
  * lays the switch out as the user's does.  Left as they are, with the
- * reason in cc's note: a switch on a declaration after an init-statement
- * (no place for a test; a declaration alone is switched on by its name
- * after it, an init-statement's expression where it stands), a statement with
- * two attributes, and a default whose "no case matched" cannot be told
+ * reason in cc's note: a statement with two attributes, and a default whose "no case matched" cannot be told
  * from the text (a #define among the labels, an #if group the switch
  * ends inside, a macro that may write labels).  #if groups among the
  * labels are written again around the default's tests of the labels
@@ -502,7 +499,8 @@ static void plan_group(struct sw *s, size_t a, size_t b,
 
 /*
  * The head's edits: the value evaluated once, tested, switched on; a
- * declaration's name after it (`switch (T x = e; ({ ... = (x); ...}))`).
+ * declaration's name after it (`switch (T x = e; ({ ... = (x); ...}))`),
+ * in a switch of its own after an init-statement.
  */
 static void add_edits(const struct sw *s, struct lp_copy_edits *e)
 {
@@ -511,6 +509,14 @@ static void add_edits(const struct sw *s, struct lp_copy_edits *e)
 	static const char head[] = "__extension__ ({ lp__auto lp__sw = (";
 	char *tail = NULL, *name;
 
+	if (c->init != NONE) {
+		/* `if (i; true) switch (T x = e; ...)`: one init only */
+		const struct lp_token *k = &lx->tok[s->head];
+
+		lp_copy_edit_add(e, k->start, k->end - k->start, "if");
+		lp_copy_edit_add(e, lx->tok[c->from].start, 0,
+				 "true) switch (");
+	}
 	if (c->name != NONE) {
 		name = lp_tok_dup(lx, c->name);
 		append(&tail, "; ");

@@ -199,13 +199,12 @@ void lp_stmt_condition(const struct lp_lexed *lx, size_t from, size_t to,
 		       struct lp_stmt_cond *c)
 {
 	static const char binding[] = "the condition is a structured binding";
-	static const char after_init[] =
-		"a declaration after an init-statement";
 	size_t t, prev = NONE, pprev = NONE;
 
 	c->from = from;
 	c->to = to;
 	c->name = NONE;
+	c->init = NONE;
 	c->why = NULL;
 	if (from > to) {
 		c->why = "no condition";
@@ -230,7 +229,7 @@ void lp_stmt_condition(const struct lp_lexed *lx, size_t from, size_t to,
 			if (is(lx, prev, "]"))
 				c->why = binding;
 			else if (c->from != from)
-				c->why = after_init;
+				c->init = c->from - 1;
 			return;
 		}
 		/* a bracket pair is its closer: `auto [a, b] =` */

@@ -55,6 +55,8 @@ struct lp_stmt_cond {
 	size_t from, to;        /* the expression or declaration */
 	size_t name;            /* the name a declaration declares, or
 				   LP_NO_MATCH */
+	size_t init;            /* the ';' ending an init-statement before
+				   such a declaration, or LP_NO_MATCH */
 	const char *why;        /* why it cannot be tested, or NULL */
 };
 
@@ -62,8 +64,7 @@ struct lp_stmt_cond {
  *  Reads the tokens [from, to] between an if's or a switch's
  *  parentheses into @c: the condition past an init-statement, and the
  *  name it declares when it is a declaration; @c->why says when it
- *  cannot be tested (a directive inside it, a structured binding, a
- *  declaration after an init-statement).
+ *  cannot be tested (a directive inside it, a structured binding).
  */
 void lp_stmt_condition(const struct lp_lexed *lx, size_t from, size_t to,
 		       struct lp_stmt_cond *c);

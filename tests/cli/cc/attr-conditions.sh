@@ -8,10 +8,12 @@
 # after the init-statement; the program tallies each branch itself and
 # the profile must hold those numbers, with g++ and clang++ at -O0 and
 # -O2, and print what the plain build prints.  `odd && Opt{...}` is an
-# expression, though `T && x{...}` would declare a reference.  A declaration after an
-# init-statement, and a while's declaration, have nowhere to put a test:
-# they stay uncounted, with the note.  check quotes each as written;
-# fix removes the wrong ones, git am applies the series, the tree builds.
+# expression, though `T && x{...}` would declare a reference.  A
+# declaration after an init-statement, and a while's declaration, are
+# tested in an if of their own (`if (i; true) if (T x = e; x)`, `for (;;)
+# if (T x = e; x) { S } else break;`: a body that is an if without else
+# keeps its own, a continue tests again).  check quotes each as written; fix
+# removes the wrong ones, git am applies the series, the tree builds.
 . "$(dirname "$0")/../lib.sh"
 cat > a.cc <<'SRC'
 #include <cstdio>
@@ -57,26 +59,42 @@ static int step(int i)
 	case 3: [[unlikely]] s += m; break;
 	default: break;
 	}
+	tally(8, i % 2 != 0);
 	if (int a = i; int b = a % 2) [[likely]]
 		s += b;
+	if (s % 2)
+		tally(9, false);        /* s odd, then even */
+	tally(9, true);
 	while (int w = s % 2) [[unlikely]]
 		s += w;
 	bool odd = i & 1;
 	tally(7, !(odd && Opt{i % 3}));
 	if (odd && Opt{i % 3}) [[unlikely]]
 		s++;
+	/* a body that is an if without else, then one with a continue */
+	right[10] += 3, wrong[10]++, right[11] += 2, wrong[11]++;
+	int n = 0, u = 0;
+	while (int left = 3 - n++) [[likely]]
+		if (left != 2)
+			s += left;
+	while (int left = 2 - u++) {
+		[[likely]] if (left == 1)
+			continue;
+		s += left;
+	}
 	return s;
 }
 int main()
 {
 	/* the line of each tally's site: the condition's */
-	static const int at[] = { 0, 15, 18, 25, 31, 35, 41, 50 };
+	static const int at[] = { 0, 15, 18, 25, 31, 35, 41, 54, 45, 50,
+				  59, 62 };
 	long s = 0;
 
 	for (int i = 0; i < 30000; i++)
 		s += step(i);
 	std::printf("%ld\n", s);
-	for (int k = 1; k < 8; k++)
+	for (int k = 1; k < 12; k++)
 		std::printf("a.cc:%d %ld %ld\n", at[k], right[k], wrong[k]);
 	return 0;
 }

@@ -14,8 +14,8 @@
 # attribute, with the labels' text as the condition.  A switch on a
 # declaration switches on its name, tested after it (`switch (int r = e;
 # r)`), one with an init-statement on the expression after it; one on a
-# declaration after an init-statement has no place for a test: left as
-# it is, and cc's note says so.  The output and exit status are the
+# declaration after an init-statement in a switch of its own (`if (i;
+# true) switch (T r = e; r)`).  The output and exit status are the
 # plain build's; check quotes each site as written.  g++ and clang++,
 # -O0 and -O2.
 command -v g++ > /dev/null || { echo "no g++"; exit 77; }
@@ -86,8 +86,9 @@ static int f(int x, char c, Op op)
 	switch (int k = x; k % 2) {
 	[[unlikely]] case 1: line[10] = __LINE__; s += k & 1;
 	}
+	want(11, false, x % 5 == 4);
 	switch (int k = x; int r = k % 5) {
-	case 4: [[unlikely]] s += r; break;
+	case 4: [[unlikely]] line[11] = __LINE__; s += r; break;
 	}
 	return s;
 }
@@ -97,7 +98,7 @@ int main()
 	for (int i = 0; i < 6000; i++)
 		s += f(i, "abgyz?q"[i % 7], Op(i % 4));
 	std::printf("%ld\n", s);
-	for (int k = 0; k < 11; k++)
+	for (int k = 0; k < 12; k++)
 		std::printf("%d %ld %ld\n", line[k],
 			    likely_[k] ? went[k] : evals[k] - went[k],
 			    likely_[k] ? evals[k] - went[k] : went[k]);

@@ -1,10 +1,11 @@
 #!/bin/sh
 # C++20's [[likely]]/[[unlikely]] that cc cannot count (here the one on
-# a case label of a switch whose condition is a declaration after an
-# init-statement: there is no place for a test) draw a note once per unit: how many of how many,
-# the first one's line and why; those on an if and its else (spaces inside
-# the brackets too) are counted (tests/cli/cc/attributes.sh) and the
-# profile has their one site.  The same words in a comment, a string or
+# a range-for's body: the loop has no condition to test) draw a note
+# once per unit: how many of how many, the first one's line and why;
+# those on an if and its else (spaces inside the brackets too) are
+# counted (tests/cli/cc/attributes.sh) and the profile has their one
+# site, as does a case label of a switch on a declaration after an
+# init-statement.  The same words in a comment, a string or
 # an #if 0 group are not hints and draw nothing;
 # __builtin_expect_with_probability is counted and draws nothing; the
 # program builds and runs as it would plain.  With g++ and clang++ (the
@@ -27,8 +28,11 @@ int f(int x)
 }
 int g(int x)
 {
+	int t = 0, both[] = {x, 1};
+	for (int v : both) [[unlikely]]
+		t += v;
 	switch (int z = x; int y = z) {
-	[[likely]] case 1: return 3 + y - 1;
+	[[likely]] case 1: return 3 + y - 1 + t - 2;
 	default: return __builtin_expect_with_probability(x, 0, 0.9);
 	}
 }

@@ -7,9 +7,8 @@
 # deletes the attribute (both of a pair) and the blank beside it.  In
 # flips() every hint is backwards (x >= 0 always holds, the loops run 200
 # times a call), in removes() each is right about half the time, in
-# kept() one is right and two are forms cc does not count (a case label
-# of a switch on a declaration after an init-statement, such a
-# declaration as an if's condition: no place for a test), which fix
+# kept() one is right and two are forms cc does not count (a range-for's
+# body, an if constexpr: no condition decided at run time), which fix
 # never touches (fix/case-labels.sh edits the labels cc counts).  The series
 # applies with git am; the patched program builds with g++ and clang++
 # and prints what the plain build printed; profiled again, check finds
@@ -67,12 +66,11 @@ static int kept(int x)
 	int s = 0;
 	if (x < 1000) [[likely]]
 		s++;
-	switch (int a = x; int r = a % 3) {
-	[[likely]] case 0: s += 1 + r; break;
-	default: break;
-	}
-	if (int a = x; int y = a % 5) [[likely]]
-		s += y;
+	int both[] = {x, 1};
+	for (int v : both) [[likely]]
+		s += v & 1;
+	if constexpr (sizeof(int) >= 2) [[likely]]
+		s += 2;
 	return s;
 }
 static volatile int base;
@@ -111,7 +109,7 @@ grep -E '^Subject:|^[-+]	' flipped.mbox
 # a profile that names the line of a form cc does not count
 {
 	printf 'likelyprof-profile\t1\n'
-	printf 'site\t0\t900\t0\t1\ta.cc\t50\tkept\ta.cc\t!!(y)\n'
+	printf 'site\t0\t900\t0\t1\ta.cc\t49\tkept\ta.cc\t!!(sizeof(int) >= 2)\n'
 	printf 'end\t1\n'
 } > hand.lprof
 $LIKELYPROF fix --min-hits 100 --src ../by-hand hand.lprof 2>&1 > hand.mbox
