@@ -209,12 +209,7 @@ int lp_cc_line_marker(const char *s, const char *end, struct lp_cc_marker *m)
 static const char *spot_file(const struct lp_attr_macros *m, const char *s,
 			     size_t n);
 
-/*
- * Past the "./" that clang's line markers put before a header found
- * beside the source ("./h1.h", where gcc writes "h1.h" and cc names it
- * so): one file, whichever compiler wrote the text.
- */
-static void skip_dot_slash(const char **s, size_t *n)
+void lp_cc_skip_dot_slash(const char **s, size_t *n)
 {
 	while (*n > 2 && (*s)[0] == '.' && (*s)[1] == '/') {
 		*s += 2;
@@ -228,7 +223,7 @@ static const char *file_name(struct lp_attr_macros *m, const char *s,
 {
 	const char *have;
 
-	skip_dot_slash(&s, &n);
+	lp_cc_skip_dot_slash(&s, &n);
 	have = spot_file(m, s, n);
 	if (have)
 		return have;
@@ -352,7 +347,7 @@ static const char *spot_file(const struct lp_attr_macros *m, const char *s,
 {
 	size_t k;
 
-	skip_dot_slash(&s, &n);
+	lp_cc_skip_dot_slash(&s, &n);
 	for (k = 0; k < m->nfiles; k++)
 		if (strlen(m->files[k]) == n && !memcmp(m->files[k], s, n))
 			return m->files[k];

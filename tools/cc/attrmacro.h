@@ -99,6 +99,14 @@ struct lp_cc_marker {
 	int system;             /* its flags hold 3: the system's text */
 };
 
+/*! lp_cc_skip_dot_slash() :
+ *  Past the "./" that clang's line markers put before a header found
+ *  beside the source ("./h1.h", where gcc writes "h1.h" and cc names it
+ *  so), in the name [*@s, *@s + *@n): one file, whichever compiler wrote
+ *  the text.
+ */
+void lp_cc_skip_dot_slash(const char **s, size_t *n);
+
 /*! lp_cc_line_marker() :
  *  Whether the line at @s (up to @end) is a line marker, `# 12 "f" 1 3`
  *  or `#line 12 "f"`, read into @m.

@@ -367,10 +367,7 @@ static struct file_left *file_of(struct file_left **files, size_t *n,
 	const char *name = m->file;
 	size_t k, nlen = m->flen;
 
-	while (nlen > 2 && name[0] == '.' && name[1] == '/') {
-		name += 2;      /* clang's "./h.h" is gcc's "h.h" */
-		nlen -= 2;
-	}
+	lp_cc_skip_dot_slash(&name, &nlen);
 	for (k = 0; k < *n; k++)
 		if ((*files)[k].nlen == nlen &&
 		    !memcmp((*files)[k].name, name, nlen))
@@ -423,9 +420,8 @@ static void expanded_left(const struct view *v, const char *raw,
 	memset(out, 0, sizeof(*out));
 	for (k = 0; k < a->attributes; k++)
 		book(v, raw, len, &a->seen[k], &files, &n);
-	while (src[0] == '.' && src[1] == '/')
-		src += 2;
 	slen = strlen(src);
+	lp_cc_skip_dot_slash(&src, &slen);
 	for (k = 0; k < n; k++) {
 		const struct file_left *f = &files[k];
 		int is_src = f->nlen == slen && !memcmp(f->name, src, slen);

@@ -418,13 +418,9 @@ static void note_expanded(const char *src, const struct lp_unseen *u,
 			  const struct lp_cc_header_hints *h,
 			  const struct lp_cc_expanded_left *left)
 {
-	const struct lp_hint_macro_plan *m = &u->macros;
-	char macros[200] = "", what[620];
+	char what[620] = "";
 
-	lp_unseen_left(macros, sizeof(macros), m->calls, m->counted,
-		       "hint macro calls", m->skipped_line, m->skipped_why);
-	snprintf(what, sizeof(what), "%s%s%s", left->source,
-		 *left->source && *macros ? "; " : "", macros);
+	lp_unseen_describe_as(u, left->source, what, sizeof(what));
 	note_source(src, what);
 	note_headers(src, h->macros_left ? h : &left->headers);
 }

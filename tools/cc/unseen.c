@@ -99,23 +99,31 @@ int lp_unseen_left(char *out, size_t n, unsigned all, unsigned counted,
 	return 1;
 }
 
-int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n)
+int lp_unseen_describe_as(const struct lp_unseen *u, const char *attr,
+			  char *out, size_t n)
 {
 	const struct lp_attr_plan *a = &u->attr;
 	const struct lp_hint_macro_plan *m = &u->macros;
-	char attr[200], macros[200];
-	int has_a = lp_unseen_left(attr, sizeof(attr), a->attributes,
-				   a->counted, "[[likely]]/[[unlikely]]",
-				   a->skipped_line, a->skipped_why);
+	char own[200], macros[200];
 	int has_m = lp_unseen_left(macros, sizeof(macros), m->calls,
 				   m->counted, "hint macro calls",
 				   m->skipped_line, m->skipped_why);
 
-	if (!has_a && !has_m)
+	if (!attr)
+		attr = lp_unseen_left(own, sizeof(own), a->attributes,
+				      a->counted, "[[likely]]/[[unlikely]]",
+				      a->skipped_line, a->skipped_why) ?
+		       own : "";
+	if (!*attr && !has_m)
 		return 0;
-	snprintf(out, n, "%s%s%s", has_a ? attr : "",
-		 has_a && has_m ? "; " : "", has_m ? macros : "");
+	snprintf(out, n, "%s%s%s", attr, *attr && has_m ? "; " : "",
+		 has_m ? macros : "");
 	return 1;
+}
+
+int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n)
+{
+	return lp_unseen_describe_as(u, NULL, out, n);
 }
 
 void lp_unseen_counted(const struct lp_unseen *u, char *out, size_t n)

@@ -72,6 +72,13 @@ int lp_unseen_left(char *out, size_t n, unsigned all, unsigned counted,
  */
 int lp_unseen_describe(const struct lp_unseen *u, char *out, size_t n);
 
+/*! lp_unseen_describe_as() :
+ *  The same, with @attr ("" for none) as the attributes' part where the
+ *  source's own reading is not the one compiled (an expanded unit's).
+ */
+int lp_unseen_describe_as(const struct lp_unseen *u, const char *attr,
+			  char *out, size_t n);
+
 /*! lp_unseen_counted() :
  *  Words into @out what the copy counts ("3 [[likely]]/[[unlikely]]",
  *  "40 hint macro calls", or both joined by "and"), for a note that
