@@ -286,6 +286,25 @@ static void test_funcs__parenthesised_return_types(void)
 }
 
 /*
+ * A trailing requires-clause stands between the parameters and the
+ * body; a template's, before the declaration, does not.
+ */
+static void test_funcs__requires_clauses(void)
+{
+	LP_CHECK_STR(functions_of("template <class T> int a4(T x) requires "
+				  "std::integral<T> { return x; }\n"), "a4");
+	LP_CHECK_STR(functions_of("template <class T> requires "
+				  "std::integral<T> int a3(T x) { return x; }"
+				  "\n"), "a3");
+	LP_CHECK_STR(functions_of("template <class T> auto f(T x) -> int "
+				  "requires (sizeof(T) > 2) && C<T> { return "
+				  "x; }\n"), "f");
+	LP_CHECK_STR(functions_of("template <class T> requires C<T> "
+				  "struct S { int m(int a) { return a; } };\n"),
+		     "m");
+}
+
+/*
  * A macro over a macro over a hint (scnlib's SCN_TRY over
  * SCN_TRY_ASSIGN over SCN_UNLIKELY): each use is placed on its own
  * line, not on the nearest use of the inner macro.
@@ -421,6 +440,7 @@ int main(void)
 	LP_TEST(test_files__macro_call_before_a_definition);
 	LP_TEST(test_funcs__macros_before_a_namespace);
 	LP_TEST(test_funcs__parenthesised_return_types);
+	LP_TEST(test_funcs__requires_clauses);
 	LP_TEST(test_files__macro_over_a_macro);
 	LP_TEST(test_files__kernel_cuts_names);
 	LP_TEST(test_spellings__project_macros);

@@ -327,18 +327,18 @@ static void add_func(struct lp_srcfile *f, size_t *afuncs, char *name,
  * from the compiler has it.  K&R declarations are not handled.
  */
 /*
- * A trailing return type, "auto S<T>::put(A... a) -> int {": from the
- * token @k before the body, back over the type to the token before its
- * "->"; @k itself where there is none.  Groups (decltype(x), <T>) are
- * jumped over; a ';', '=' or brace first means no trailing type.
+ * From the token @k before a body, back over a trailer that @word
+ * starts to the token before @word; @k itself where there is none.
+ * Groups (decltype(x), <T>) are jumped over; a ';', '=' or brace first
+ * means no such trailer.
  */
-static size_t skip_return_type(const struct lp_lexed *lx, size_t k)
+static size_t back_past(const struct lp_lexed *lx, size_t k, const char *word)
 {
 	size_t i = k;
 	int n;
 
 	for (n = 0; i != LP_NO_MATCH && n < 64; n++) {
-		if (lp_tok_is(lx, i, "->"))
+		if (lp_tok_is(lx, i, word))
 			return lp_tok_prev_live(lx, i);
 		if (lp_tok_is_any(lx, i, (const char *const[]){ ";", "=",
 				  "{", "}" }, 4))
@@ -353,6 +353,28 @@ static size_t skip_return_type(const struct lp_lexed *lx, size_t k)
 		i = lp_tok_prev_live(lx, i);
 	}
 	return k;
+}
+
+/*
+ * The ')' of a function's parameters, from the token @k before its body,
+ * back over what may stand between: a requires-clause, "f(T x) requires
+ * C<T> {" (but not a template's, "requires C<T> int f(T x) {"), a
+ * trailing return type, "auto S<T>::put(A... a) -> int {", qualifiers,
+ * attributes, member initialisers.  @return : that token, or another
+ * where there is no such ')'.
+ */
+static size_t params_close(const struct lp_lexed *lx, size_t k)
+{
+	size_t r = back_past(lx, k, "requires");
+
+	if (r != k) {
+		r = skip_initialisers(lx, skip_trailers(lx,
+			back_past(lx, r, "->")));
+		if (is_matched(lx, r, ")"))
+			return r;
+	}
+	return skip_initialisers(lx, skip_trailers(lx,
+		back_past(lx, k, "->")));
 }
 
 /*
@@ -384,9 +406,7 @@ void lp_find_functions(struct lp_srcfile *f)
 		if (!lp_tok_live(lx, i) || !is_matched(lx, i, "{") ||
 		    namespace_body(lx, i))
 			continue;
-		k = skip_return_type(lx, lp_tok_prev_live(lx, i));
-		k = skip_trailers(lx, k);
-		k = skip_initialisers(lx, k);
+		k = params_close(lx, lp_tok_prev_live(lx, i));
 		if (!is_matched(lx, k, ")"))
 			continue;       /* not a body: look inside */
 		name = name_before(lx, lx->tok[k].match, &name_tok, &macro);

@@ -312,10 +312,94 @@ static void put_diffstat(FILE *out, const struct lp_patch *p,
 	fputc('\n', out);
 }
 
+/*
+ * git am applies a series in order, so each patch's diff of a file is
+ * made against the file as the patches before it left it: else a hunk
+ * whose context holds an earlier patch's line (two one-line functions in
+ * a row, each its own patch) does not apply.  A file's state is the
+ * edits applied so far, in the bytes of the tree's file.
+ */
+struct applied {
+	const char *path;
+	struct lp_edits done;
+};
+
+static void add_copy(struct lp_edits *to, const struct lp_edit *e,
+		     long shift)
+{
+	struct lp_edit *c;
+
+	if (to->nr == to->alloc) {
+		to->alloc = to->alloc ? 2 * to->alloc : 8;
+		to->v = lp_xrealloc(to->v, to->alloc * sizeof(*to->v));
+	}
+	c = &to->v[to->nr++];
+	c->start = (size_t)((long)e->start + shift);
+	c->end = (size_t)((long)e->end + shift);
+	c->text = lp_xstrdup(e->text);
+}
+
+/* How far byte @at of the tree's file moved under the edits @done. */
+static long moved(const struct lp_edits *done, size_t at)
+{
+	long shift = 0;
+	size_t i;
+
+	for (i = 0; i < done->nr; i++)
+		if (done->v[i].end <= at)
+			shift += (long)strlen(done->v[i].text) -
+				 (long)(done->v[i].end - done->v[i].start);
+	return shift;
+}
+
+/*
+ * Writes @f's diff against its file as @a (the edits before) leaves it,
+ * then adds @f's edits to @a.  @return : lp_write_diff()'s.
+ */
+static size_t write_chained(FILE *out, const struct lp_patch_file *f,
+			    struct applied *a, size_t *del)
+{
+	struct lp_edits now = LP_EDITS_INIT;
+	struct lp_patch_file at = *f;
+	char *base = NULL;
+	size_t i, added;
+
+	if (a->done.nr) {
+		base = lp_edits_apply(&a->done, f->buf, f->len, &at.len);
+		at.buf = base;
+		for (i = 0; i < f->edits->nr; i++)
+			add_copy(&now, &f->edits->v[i],
+				 moved(&a->done, f->edits->v[i].start));
+		at.edits = &now;
+	}
+	added = lp_write_diff(out, &at, del);
+	for (i = 0; i < f->edits->nr; i++)
+		add_copy(&a->done, &f->edits->v[i], 0);
+	lp_edits_release(&now);
+	free(base);
+	return added;
+}
+
+/* The state of @path among @a (@n of them), added if new. */
+static struct applied *applied_to(struct applied **a, size_t *n,
+				  const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*a)[i].path, path))
+			return &(*a)[i];
+	*a = lp_xrealloc(*a, (*n + 1) * sizeof(**a));
+	(*a)[*n].path = path;
+	memset(&(*a)[*n].done, 0, sizeof((*a)[*n].done));
+	return &(*a)[(*n)++];
+}
+
 int lp_write_series(FILE *out, const struct lp_patch *p, size_t n,
 		    const char *author, long long date)
 {
-	size_t i, k;
+	struct applied *files = NULL;
+	size_t i, k, nfiles = 0;
 
 	for (i = 0; i < n; i++) {
 		char *text = NULL, *diffs = NULL;
@@ -328,7 +412,10 @@ int lp_write_series(FILE *out, const struct lp_patch *p, size_t n,
 		if (!d)
 			lp_die("out of memory");
 		for (k = 0; k < p[i].nfiles; k++)
-			add[k] = lp_write_diff(d, &p[i].files[k], &del[k]);
+			add[k] = write_chained(d, &p[i].files[k],
+					       applied_to(&files, &nfiles,
+							  p[i].files[k].path),
+					       &del[k]);
 		fclose(d);
 		body = open_memstream(&text, &tlen);
 		if (!body)
@@ -362,6 +449,9 @@ int lp_write_series(FILE *out, const struct lp_patch *p, size_t n,
 		free(add);
 		free(del);
 	}
+	for (i = 0; i < nfiles; i++)
+		lp_edits_release(&files[i].done);
+	free(files);
 	return ferror(out) ? -1 : 0;
 }
 
