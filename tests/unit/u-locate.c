@@ -286,6 +286,21 @@ static void test_funcs__parenthesised_return_types(void)
 }
 
 /*
+ * An old-style definition declares its parameters between the ')' and
+ * the body; a declarator's "(*fn)()" among them is no parameter list.
+ */
+static void test_funcs__old_style_definitions(void)
+{
+	LP_CHECK_STR(functions_of("static int k10(x, p, fn)\n\tint x;\n"
+				  "\tchar *p, buf[4];\n\tint (*fn)(int);\n"
+				  "{\n\treturn x;\n}\n"), "k10");
+	LP_CHECK_STR(functions_of("int f(void);\n{ int a; }\n"), "");
+	LP_CHECK_STR(functions_of("struct s { int a; } v = { 1 };\n"
+				  "int g(a) register int a; { return a; }\n"),
+		     "g");
+}
+
+/*
  * A trailing requires-clause stands between the parameters and the
  * body; a template's, before the declaration, does not.
  */
@@ -441,6 +456,7 @@ int main(void)
 	LP_TEST(test_funcs__macros_before_a_namespace);
 	LP_TEST(test_funcs__parenthesised_return_types);
 	LP_TEST(test_funcs__requires_clauses);
+	LP_TEST(test_funcs__old_style_definitions);
 	LP_TEST(test_files__macro_over_a_macro);
 	LP_TEST(test_files__kernel_cuts_names);
 	LP_TEST(test_spellings__project_macros);

@@ -324,7 +324,7 @@ static void add_func(struct lp_srcfile *f, size_t *afuncs, char *name,
  * initialisers] {".  Any other brace is looked into (namespaces,
  * extern "C", class bodies with their members); a function's body is
  * not, so a lambda belongs to the function around it, as a profile
- * from the compiler has it.  K&R declarations are not handled.
+ * from the compiler has it.
  */
 /*
  * From the token @k before a body, back over a trailer that @word
@@ -355,17 +355,67 @@ static size_t back_past(const struct lp_lexed *lx, size_t k, const char *word)
 	return k;
 }
 
+/* The live token after @i, or LP_NO_MATCH. */
+static size_t next_live(const struct lp_lexed *lx, size_t i)
+{
+	while (++i < lx->nr)
+		if (lp_tok_live(lx, i))
+			return i;
+	return LP_NO_MATCH;
+}
+
+/*
+ * An old-style definition's declarations of its parameters, "f(a, p)
+ * int a; char *p; {": from the ';' @k before the body back to the
+ * parameters' ')', which a name precedes and a type word follows (a
+ * declarator's "(*fn)" is followed by its own parameters); @k itself
+ * where the tokens are no such declarations.
+ */
+static size_t skip_old_style(const struct lp_lexed *lx, size_t k)
+{
+	size_t i = k, open, b, next;
+	int n;
+
+	if (!lp_tok_is(lx, k, ";"))
+		return k;
+	for (n = 0; i != LP_NO_MATCH && n < 256; n++) {
+		if (is_matched(lx, i, ")")) {
+			open = lx->tok[i].match;
+			b = lp_tok_prev_live(lx, open);
+			next = next_live(lx, i);
+			if (b != LP_NO_MATCH && attr_word(lx, b) &&
+			    next != LP_NO_MATCH &&
+			    lx->tok[next].kind == LP_TOK_IDENT)
+				return i;
+			i = open;
+		} else if (is_matched(lx, i, "]")) {
+			i = lx->tok[i].match;
+		} else if (lx->tok[i].kind != LP_TOK_IDENT &&
+			   !lp_tok_is_any(lx, i, (const char *const[]){ "*",
+					  ",", ";" }, 3)) {
+			return k;
+		}
+		i = lp_tok_prev_live(lx, i);
+	}
+	return k;
+}
+
 /*
  * The ')' of a function's parameters, from the token @k before its body,
  * back over what may stand between: a requires-clause, "f(T x) requires
  * C<T> {" (but not a template's, "requires C<T> int f(T x) {"), a
  * trailing return type, "auto S<T>::put(A... a) -> int {", qualifiers,
- * attributes, member initialisers.  @return : that token, or another
+ * attributes, member initialisers, an old-style definition's
+ * declarations.  @return : that token, or another
  * where there is no such ')'.
  */
 static size_t params_close(const struct lp_lexed *lx, size_t k)
 {
-	size_t r = back_past(lx, k, "requires");
+	size_t r = skip_old_style(lx, k);
+
+	if (r != k)
+		return r;
+	r = back_past(lx, k, "requires");
 
 	if (r != k) {
 		r = skip_initialisers(lx, skip_trailers(lx,
