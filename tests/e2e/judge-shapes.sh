@@ -88,6 +88,11 @@
 #     its head, both jumps forwards, each falling straight into the
 #     body, reads exactly with both compilers, the copies summed; one
 #     that expects false stays ambiguous;
+#   - an if in an inline function whose side runs on where its caller's
+#     loop goes on, the call guarded by another hint's if whose side
+#     that skips the call jumps there too, reads exactly with both
+#     compilers; one whose guarding if has no hint (no lines say which
+#     of its sides skips the call) stays ambiguous;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -203,6 +208,7 @@ for cc in gcc clang; do
 689 the hint after a call of a function returning a constant
 718 the hint after a parameter every call passes a constant
 760 the while's condition tested before the loop and at its head
+844 the inline if whose side meets a hinted if's side that skips its call
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -219,6 +225,7 @@ EXACT
 729 the hint after a parameter a call passes a value of the run
 801 the check of two parts whose merged return a goto enters too
 821 the while's condition that expects false, tested twice
+851 the inline if whose side meets an unhinted if's side that skips it
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

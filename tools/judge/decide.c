@@ -419,7 +419,8 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			continue;
 		if (!own_edge(hint, r, e, ret) &&
 		    !lp_judge_joins_from(in, j, other, e->addr) &&
-		    !copy_joins(in, j, idx, nidx, e->addr))
+		    !copy_joins(in, j, idx, nidx, e->addr) &&
+		    !lp_judge_skips_call(hint, r, j, k))
 			return 1;
 	}
 	return 0;
@@ -736,6 +737,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		line_real[k] = lp_real_of(&cache, in->lines[k].file);
 	gather_places(&ran, &code, in, real, line_real);
 	lp_runs_init(&runs, in, line_real, &cache);
+	runs.hints = h;
 	for (i = 0; i < h->nr && !ret; i++) {
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;

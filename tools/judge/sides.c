@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "judge/chain.h"
+#include "judge/parts.h"
 #include "judge/sides.h"
 
 /* Which side of code @side says a place is on: 1, 0, or -1 for neither. */
@@ -129,4 +130,49 @@ int lp_judge_shared_side(const struct lp_runs *r, const struct lp_hint *hint,
 	int side = lp_judge_return_side(hint, r, ins);
 
 	return side >= 0 ? side : lp_judge_goto_side(r, hint, ins);
+}
+
+/* Is @o the one hint of its line, its if's whole condition of one part? */
+static int whole_if(const struct lp_hints *hs, const struct lp_hint *o)
+{
+	size_t i, n = 0;
+
+	if (o->part || o->loop || strchr(o->cond, '?') ||
+	    lp_judge_cond_parts(o->cond) != 1)
+		return 0;
+	for (i = 0; i < hs->nr; i++)
+		n += hs->v[i].line == o->line &&
+		     !strcmp(hs->v[i].real, o->real);
+	return n == 1;
+}
+
+/*
+ * A test may be threaded past @hint's (the compiler knew its outcome),
+ * jumping to the code after it; a jump that only runs where an
+ * enclosing if did not hold, its statement holding the call @hint's
+ * copy was inlined from, skipped the call: libev's "if (expect_true
+ * (events)) fd_event (...)" in a loop, fd_event's own if ending where
+ * the loop goes on.  The enclosing if is read as an exact site is, by
+ * the lines its jump's sides go to.
+ */
+int lp_judge_skips_call(const struct lp_hint *hint, const struct lp_runs *r,
+			const struct lp_insn *j, const struct lp_insn *k)
+{
+	const char *real;
+	size_t i;
+
+	if (!r->hints || !k->cond || !k->file || !j->sym || !k->sym ||
+	    strcmp(j->obj, k->obj) || !lp_same_function(j->sym, k->sym))
+		return 0;
+	real = lp_real_of(r->cache, k->file);
+	for (i = 0; real && i < r->hints->nr; i++) {
+		const struct lp_hint *o = &r->hints->v[i];
+
+		if (o == hint || o->line != k->line || strcmp(o->real, real) ||
+		    !whole_if(r->hints, o) ||
+		    !lp_in_then(r, o, j->obj, j->addr))
+			continue;
+		return lp_judge_taken_when_true(r, o, k) == 0;
+	}
+	return 0;
 }

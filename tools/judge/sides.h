@@ -45,4 +45,14 @@ int lp_judge_goto_side(const struct lp_runs *r, const struct lp_hint *hint,
 int lp_judge_shared_side(const struct lp_runs *r, const struct lp_hint *hint,
 			 const struct lp_insn *ins);
 
+/*! lp_judge_skips_call() :
+ *  Is jump @k, which ran into a side of @hint's jump @j, another hint's
+ *  if (a whole condition of one part) taken where that condition did
+ *  not hold, the statement of that if holding the call that inlined
+ *  @hint's function where @j is?  Then @k skips the call, carrying no
+ *  evaluation of @hint: the code after the call is where both meet.
+ */
+int lp_judge_skips_call(const struct lp_hint *hint, const struct lp_runs *r,
+			const struct lp_insn *j, const struct lp_insn *k);
+
 #endif /* LP_JUDGE_SIDES_H */
