@@ -93,6 +93,11 @@
 #     that skips the call jumps there too, reads exactly with both
 #     compilers; one whose guarding if has no hint (no lines say which
 #     of its sides skips the call) stays ambiguous;
+#   - a condition that is one call ("!f(a && b ? 3 : 1)"), whose
+#     arguments' tests on its line all lead into the call (gcc copies
+#     the call, one for each argument), reads exactly by the jump after
+#     the call with both compilers; not where the call is inlined (no
+#     call says which test is after it);
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -209,6 +214,7 @@ for cc in gcc clang; do
 718 the hint after a parameter every call passes a constant
 760 the while's condition tested before the loop and at its head
 844 the inline if whose side meets a hinted if's side that skips its call
+897 the condition that is one call, its arguments tested before it
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -226,6 +232,7 @@ EXACT
 801 the check of two parts whose merged return a goto enters too
 821 the while's condition that expects false, tested twice
 851 the inline if whose side meets an unhinted if's side that skips it
+912 the condition that is one inlined call, its arguments tested
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

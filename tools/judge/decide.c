@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/calls.h"
 #include "judge/chain.h"
 #include "judge/copies.h"
 #include "judge/joins.h"
@@ -152,6 +153,7 @@ struct line_jumps {
 	int unsure;             /* a jump that says nothing of the side */
 	int doubt;              /* counts that do not add up */
 	const char *why;        /* the first reason it is not exact */
+	int args;               /* tests of a call's arguments dropped */
 	int ret_taken;          /* the side that is a merged return: 1
 				 * taken, 0 fall-through, -1 none, or
 				 * RET_BY_PATH, RET_BY_JUMP (ret_side()) */
@@ -184,6 +186,9 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			continue;
 		idx[nidx++] = k;
 	}
+	m = nidx;
+	nidx = lp_judge_after_call(hint, r, idx, nidx);
+	lj->args = nidx < m;
 	for (k = 0; k < nidx; k++) {
 		const struct lp_insn *ins = &in->v[idx[k]];
 		int wrong;
@@ -191,8 +196,11 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 		/* a jump that never ran, unless no sample is no run */
 		if ((!ins->exe && !in->sampled) || !ins->cond)
 			continue;
-		/* another jump of this line in the same function */
-		for (m = 0; m < nidx; m++)
+		/*
+		 * another jump of this line in the same function; after a
+		 * call each (a copy of the call's) is a whole test
+		 */
+		for (m = 0; m < nidx && !lj->args; m++)
 			if (m != k && ins->sym && in->v[idx[m]].sym &&
 			    !strcmp(in->v[idx[m]].obj, ins->obj) &&
 			    lp_same_function(in->v[idx[m]].sym, ins->sym))
@@ -647,7 +655,7 @@ static void later_doubts(struct line_jumps *lj, const struct lp_hint *hint,
 	const char **line_real = r->line_real;
 	const char *why = NULL;
 
-	if (partly_ran(hint, in, line_real, idx, nidx))
+	if (!lj->args && partly_ran(hint, in, line_real, idx, nidx))
 		why = "a part of its condition never ran";
 	else if (line_outruns_jumps(hint, in, line_real, idx, nidx))
 		why = "code of the line ran more often than its jumps (a "

@@ -872,3 +872,55 @@ __attribute__((noinline)) long feed_bits(const int *v, int n)
 	}
 	return fd_fed;
 }
+
+/*
+ * a hint whose condition is one call, its arguments tested on its line
+ * before the call (libev's "expect_true (!epoll_ctl (fd, oev && oldmask
+ * != nev ? MOD : ADD, ...))"): every way from those tests leads into the
+ * call, and the one jump straight after it tests its value ...
+ */
+static long ctl_sum;
+
+static __attribute__((noinline)) int ctl(int fd, int op)
+{
+	ctl_sum += op;
+	return fd % 11 == 4 ? -1 : 0;
+}
+
+static __attribute__((noinline)) void ctl_fix(int fd)
+{
+	ctl_sum += fd;
+}
+
+__attribute__((noinline)) void ctl_set(int fd, int old, int mask, int now)
+{
+	if (likely(!ctl(fd, old && mask != now ? 3 : 1)))
+		return;
+	ctl_fix(fd);
+}
+
+/* ... not where the call is inlined: no call says which test is after */
+static inline __attribute__((always_inline)) int ctl_in(int fd, int op)
+{
+	ctl_sum += op * 2;
+	return fd % 13 == 5 ? -1 : 0;
+}
+
+__attribute__((noinline)) void ctl_set_in(int fd, int old, int mask,
+					  int now)
+{
+	if (likely(!ctl_in(fd, old && mask != now ? 3 : 1)))
+		return;
+	ctl_fix(fd + 1);
+}
+
+__attribute__((noinline)) long ctl_all(const int *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ctl_set(v[i] & 63, i & 1, v[i] & 3, i & 3);
+		ctl_set_in(v[i] & 63, i & 1, v[i] & 3, i & 3);
+	}
+	return ctl_sum;
+}
