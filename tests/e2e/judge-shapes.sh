@@ -98,6 +98,11 @@
 #     the call, one for each argument), reads exactly by the jump after
 #     the call with both compilers; not where the call is inlined (no
 #     call says which test is after it);
+#   - a rare "return NULL;" in the loop of an inline function inlined
+#     twice, which gcc sends into its caller's code placed above, reads
+#     exactly with both compilers by its other side, which runs on in
+#     that copy from the code after the if to a test (no return does);
+#     one of two parts stays ambiguous;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -215,6 +220,7 @@ for cc in gcc clang; do
 760 the while's condition tested before the loop and at its head
 844 the inline if whose side meets a hinted if's side that skips its call
 897 the condition that is one call, its arguments tested before it
+940 the rare return in an inlined loop, its other side running on
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -233,6 +239,7 @@ EXACT
 821 the while's condition that expects false, tested twice
 851 the inline if whose side meets an unhinted if's side that skips it
 912 the condition that is one inlined call, its arguments tested
+955 the rare return of two parts in an inlined loop
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

@@ -236,6 +236,8 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			lj->ret_taken = lj->ret_taken >= 0 &&
 						lj->ret_taken != wrong ?
 					RET_BY_JUMP : wrong;
+		if (wrong < 0)
+			wrong = lp_judge_stay_side(r, hint, ins);
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
 		else

@@ -45,6 +45,15 @@ int lp_judge_goto_side(const struct lp_runs *r, const struct lp_hint *hint,
 int lp_judge_shared_side(const struct lp_runs *r, const struct lp_hint *hint,
 			 const struct lp_insn *ins);
 
+/*! lp_judge_stay_side() :
+ *  For a hint whose if's statement is one "return E;": 1 where @ins is
+ *  taken when the condition held (its fall-through runs on in that copy
+ *  of the function, from code after the statement, to a test: no
+ *  return), 0 the other way round, -1 where neither tells.
+ */
+int lp_judge_stay_side(const struct lp_runs *r, const struct lp_hint *hint,
+		       const struct lp_insn *ins);
+
 /*! lp_judge_skips_call() :
  *  Is jump @k, which ran into a side of @hint's jump @j, another hint's
  *  if (a whole condition of one part) taken where that condition did
