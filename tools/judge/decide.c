@@ -378,6 +378,30 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
 }
 
 /*
+ * Is jump @k at edge @e a jmp of a return of @hint's function, whose if's
+ * statement is a return too?  That is the function leaving, which no
+ * evaluation of the hint goes on from: an inlined copy's returns all go
+ * to its caller's code after the call (zstd's ZSTD_decompressSequences_
+ * body, whose "return op-ostart;" joins its rare error return).
+ */
+static int exit_jump(const struct lp_hint *hint, const struct lp_runs *r,
+		     const struct lp_edge *e, const struct lp_insn *k)
+{
+	const char *real = lp_real_of(r->cache, e->file);
+	long i = lp_code_at(r->in, e->obj, e->addr);
+	size_t m;
+
+	if (k->cond || i < 0 || !real || strcmp(real, hint->real) ||
+	    !r->in->code[i].ifn ||
+	    !lp_same_function(r->in->code[i].ifn, hint->func))
+		return 0;
+	for (m = 0; m < hint->nexit; m++)
+		if (e->line == hint->exit_line[m])
+			return 1;
+	return 0;
+}
+
+/*
  * Does every run of the jump at @src pass through a side of another copy
  * of the line in @j's function (one of the @nidx jumps @idx)?  Then the
  * evaluations it carries were counted by that copy's jump: gcc runs the
@@ -430,7 +454,8 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 		if (!own_edge(hint, r, e, ret) &&
 		    !lp_judge_joins_from(in, j, other, e->addr) &&
 		    !copy_joins(in, j, idx, nidx, e->addr) &&
-		    !lp_judge_skips_call(hint, r, j, k))
+		    !lp_judge_skips_call(hint, r, j, k) &&
+		    !exit_jump(hint, r, e, k))
 			return 1;
 	}
 	return 0;
@@ -541,7 +566,8 @@ static int region_entered(const struct lp_hint *hint,
 				continue;
 			k = lp_insns_find(in, e->obj, e->addr);
 			if (k && k->exe && (!k->cond || k->taken) &&
-			    !own_edge(hint, runs, e, ret))
+			    !own_edge(hint, runs, e, ret) &&
+			    !exit_jump(hint, runs, e, k))
 				return 1;
 		}
 	}

@@ -28,6 +28,7 @@ static void hint_release(struct lp_hint *h)
 	free(h->cond);
 	free(h->rest);
 	free(h->ret_line);
+	free(h->exit_line);
 	free(h->if_first);
 	free(h->if_last);
 	free(h->goto_first);
@@ -594,6 +595,7 @@ static void function_returns(struct scan *sc, long close)
 		for (m = 0; text && m < sc->nrets; m++) {
 			const struct ret *r = &sc->rets[m];
 
+			push_line(&h->exit_line, &h->nexit, r->line);
 			if (strcmp(r->text, text))
 				continue;
 			push_line(&h->ret_line, &h->nret, r->line);

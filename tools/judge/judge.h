@@ -211,6 +211,12 @@ struct lp_hint {
 	long *if_first, *if_last;
 	size_t nif;
 	/*
+	 * ... and the lines of every return of the function, whatever its
+	 * value: a jmp from one is the function leaving, no test.
+	 */
+	long *exit_line;
+	size_t nexit;
+	/*
 	 * ... a statement that is "goto L;" alone, L after the if: the
 	 * lines from L's to the function's closing brace, where its jump
 	 * goes first (0: not such a statement), and the lines of every goto

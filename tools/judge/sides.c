@@ -174,8 +174,6 @@ static int after_return(const struct lp_runs *r, const struct lp_hint *hint,
 		return 0;
 	if (c->line <= 0)
 		return !landing;
-	if (landing && c->line <= hint->then_last)
-		return 0;
 	for (k = 0; k < hint->nret; k++)
 		if (c->line == hint->ret_line[k])
 			return 0;

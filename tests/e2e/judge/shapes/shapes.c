@@ -992,3 +992,85 @@ __attribute__((noinline)) long run_all(const int *v, int n)
 		s += run_lens(buf + i * 3, (size_t)(40 + i * 50));
 	return s;
 }
+
+/*
+ * a rare error return in the loop of an inline function whose copy's
+ * returns all go to its caller's code after the call (zstd's
+ * ZSTD_decompressSequences_body): the jmp of its last "return s * 2;"
+ * into that code is the function leaving, no test threaded past ...
+ */
+static long steps;
+
+static __attribute__((noinline)) long step_of(int x)
+{
+	steps++;
+	return x % 211 == 5 ? -3 : x & 7;
+}
+
+static inline __attribute__((always_inline)) int is_err(long r)
+{
+	return (unsigned long)r > (unsigned long)-100;
+}
+
+static inline __attribute__((always_inline)) long seq_body(const int *v,
+							   int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		long r = step_of(v[i]);
+
+		if (unlikely(is_err(r)))
+			return r;
+		s += r;
+	}
+	return s * 2 + steps;
+}
+
+static __attribute__((noinline)) long seq_one(const int *v, int n)
+{
+	return seq_body(v, n);
+}
+
+/*
+ * ... not where the caller tests the value, the side of its test that
+ * holds joining the code the return goes to (gcc threads the return
+ * past that test: it knows the value)
+ */
+static inline __attribute__((always_inline)) long seq_body2(const int *v,
+							    int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		long r = step_of(v[i] + 1);
+
+		if (unlikely(is_err(r)))
+			return r;
+		s += r;
+	}
+	return s * 2 - steps;
+}
+
+static long seq_bad;
+
+static __attribute__((noinline)) long seq_two(const int *v, int n)
+{
+	long x = seq_body2(v, n);
+
+	if (x < 0)
+		seq_bad++;
+	return x;
+}
+
+__attribute__((noinline)) long seq_all(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i + 40 < n; i += 40)
+		s += seq_one(v + i, 40) + seq_two(v + i, 40);
+	return s;
+}

@@ -51,6 +51,7 @@ long skip_runs(const unsigned char *src, size_t n);
 long feed_bits(const int *v, int n);
 long ctl_all(const int *v, int n);
 long run_all(const int *v, int n);
+long seq_all(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
