@@ -312,6 +312,13 @@ int lp_judge_capture_all(struct lp_capture *c, size_t n,
 			 int (*done)(struct lp_capture *c, void *ctx),
 			 void *ctx);
 
+/*! lp_judge_why_not() :
+ *  Says why unit @path does not preprocess with @argv run in @dir (NULL:
+ *  here): the compiler's first error, and what judge needs to be given.
+ */
+void lp_judge_why_not(const char *path, const char *dir,
+		      const char *const *argv);
+
 /*! lp_judge_slurp() :
  *  The contents of file @path, NUL-terminated, malloc'd (the caller
  *  frees it), its length in *@len; NULL with errno set when unreadable.

@@ -960,6 +960,22 @@ run_len2(const unsigned char *ip, const unsigned char *iend, size_t *len)
 	return ip;
 }
 
+/* ... and so in braces, "{ return NULL; }" (lz4's read_variable_length) */
+static inline __attribute__((always_inline)) const unsigned char *
+run_len3(const unsigned char *ip, const unsigned char *iend, size_t *len)
+{
+	unsigned b;
+
+	do {
+		if (unlikely(ip >= iend)) {
+			return NULL;
+		}
+		b = *ip++;
+		*len += b;
+	} while (b == 255);
+	return ip;
+}
+
 static __attribute__((noinline)) long run_lens(const unsigned char *src,
 					       size_t n)
 {
@@ -974,7 +990,41 @@ static __attribute__((noinline)) long run_lens(const unsigned char *src,
 			return -1;
 		if (b == 15 && !(ip = run_len2(ip, iend, &b)))
 			return -2;
+		if (t == 0xf3 && !(ip = run_len3(ip, iend, &a)))
+			return -3;
 		len += a + b;
+	}
+	return (long)len;
+}
+
+/* ... not one of two parts in braces */
+static inline __attribute__((always_inline)) const unsigned char *
+run_len4(const unsigned char *ip, const unsigned char *iend, size_t *len)
+{
+	unsigned b;
+
+	do {
+		if (unlikely(ip >= iend || *ip == 9)) {
+			return NULL;
+		}
+		b = *ip++;
+		*len += b;
+	} while (b == 255);
+	return ip;
+}
+
+static __attribute__((noinline)) long run_lens4(const unsigned char *src,
+						size_t n)
+{
+	const unsigned char *ip = src, *iend = src + n;
+	size_t len = 0;
+
+	while (ip < iend) {
+		size_t a = *ip++ & 15;
+
+		if (a == 15 && !(ip = run_len4(ip, iend, &a)))
+			return -1;
+		len += a;
 	}
 	return (long)len;
 }
@@ -987,10 +1037,10 @@ __attribute__((noinline)) long run_all(const int *v, int n)
 
 	for (i = 0; i < n && i < 4096; i++)
 		buf[i] = (unsigned char)(v[i] % 5 == 0 ? 255 : v[i] % 3 ? 0xff :
-					 v[i]);
+					 v[i] % 7 ? 0xf3 : 0x3f);
 	for (i = 0; i < 64; i++)
 		s += run_lens(buf + i * 3, (size_t)(40 + i * 50));
-	return s;
+	return s + run_lens4(buf, 4000);
 }
 
 /*
