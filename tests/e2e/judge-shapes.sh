@@ -109,6 +109,13 @@
 #     body) reads exactly (a jmp of a return is the function leaving);
 #     not where the caller tests the value and gcc threads the return
 #     past that test (clang makes both a cmov: no jump to read);
+#   - a rare block in a loop calling an inline function with a loop of
+#     its own, the loop's test after it jumping to where the block's
+#     other side goes, reads exactly with both compilers (every run of
+#     that test came after the block); a test after a loop, which the
+#     loop's entry test jumps past where the loop never ran (gcc by a
+#     jump into its side, clang into a block it gives the line of the
+#     if's statement, falling into that side), stays ambiguous;
 #   - __builtin_expect_with_probability is found, its number kept (the
 #     expect field is the instrumented record's, "1@0.9" and "?@0.2"),
 #     and where exact it is restated as the instrumented build's is;
@@ -228,6 +235,7 @@ for cc in gcc clang; do
 897 the condition that is one call, its arguments tested before it
 940 the rare return in an inlined loop, its other side running on
 970 the same in braces, "{ return NULL; }"
+1153 the rare block whose loop's test, after its callee's, jumps back
 EXACT
 		# and those it must not call exact
 		while read -r line what; do
@@ -248,6 +256,7 @@ EXACT
 912 the condition that is one inlined call, its arguments tested
 955 the rare return of two parts in an inlined loop
 1100 the rare return whose caller's test of the value gcc threads past
+1180 the test after a loop that a test before the loop jumps past
 UNSURE
 		sed -n 's|^likelyprof: note: \(.*/\)\{0,1\}\([^/]*:[0-9]*\): \([a-z]*\): .*|\2 \3|p' \
 			$v.err | sort > explained

@@ -437,6 +437,48 @@ static int copy_joins(const struct lp_insns *in, const struct lp_insn *j,
  * placed out of line jumping back from a line of the code after it):
  * that is @j's own flow joining.
  */
+#define FALL_MAX 64
+
+/*
+ * The code that falls into @to, jump @j's target where its condition did
+ * not hold, walked back to where its run starts: entered by a test
+ * before @j that jumps over it, whose runs do not come after @j's
+ * @other side, it carries evaluations that skipped @j, whatever line
+ * the code is given (clang threads a loop's entry test, where the loop
+ * never ran, past an if after the loop into a block it gives the line
+ * of the if's statement).  No edge enters @to: the fall-through does.
+ */
+static int fall_foreign(const struct lp_insns *in, const struct lp_insn *j,
+			uint64_t to, uint64_t other)
+{
+	long i = lp_code_at(in, j->obj, to), step;
+	const struct lp_insn *k;
+
+	if (to != j->target || i <= 0)
+		return 0;
+	for (step = 0; step < FALL_MAX && i > 0; step++) {
+		const struct lp_code_insn *c = &in->code[--i];
+		size_t n;
+		const struct lp_edge *e;
+
+		if (strcmp(c->obj, j->obj) || c->addr == j->addr ||
+		    c->flow == LP_FLOW_JMP || c->flow == LP_FLOW_END)
+			return 0;
+		k = lp_insns_find(in, j->obj, c->addr);
+		if (!k || k->exe <= (c->flow == LP_FLOW_COND ? k->taken : 0))
+			return 0;
+		e = lp_insns_edges_into(in, j->obj, c->addr, &n);
+		for (; n; n--, e++) {
+			k = lp_insns_find(in, e->obj, e->addr);
+			if (k && k->exe && k->cond && k->taken &&
+			    e->addr < j->addr && j->addr < c->addr &&
+			    !lp_judge_comes_after(in, j, other, to, e->addr))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			  const struct lp_insn *j, uint64_t to, int ret,
 			  uint64_t other, const size_t *idx, size_t nidx)
@@ -445,6 +487,9 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 	size_t n;
 	const struct lp_edge *e = lp_insns_edges_into(in, j->obj, to, &n);
 
+	if (lp_judge_taken_when_true(r, hint, j) == 0 &&
+	    fall_foreign(in, j, to, other))
+		return 1;
 	for (; n; n--, e++) {
 		const struct lp_insn *k = lp_insns_find(in, e->obj, e->addr);
 
@@ -453,6 +498,7 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			continue;
 		if (!own_edge(hint, r, e, ret) &&
 		    !lp_judge_joins_from(in, j, other, e->addr) &&
+		    !lp_judge_comes_after(in, j, other, to, e->addr) &&
 		    !copy_joins(in, j, idx, nidx, e->addr) &&
 		    !lp_judge_skips_call(hint, r, j, k) &&
 		    !exit_jump(hint, r, e, k))

@@ -1124,3 +1124,77 @@ __attribute__((noinline)) long seq_all(const int *v, int n)
 		s += seq_one(v + i, 40) + seq_two(v + i, 40);
 	return s;
 }
+
+/*
+ * a rare block in a loop, calling an inline function with a loop of its
+ * own, the loop's test after it jumping back to the loop's next round,
+ * where the block's other side goes too (libev's poll_poll): every run
+ * of that test came after the block, through tests of the callee ...
+ */
+struct pfd {
+	int fd;
+	short revents;
+};
+
+static long polled;
+
+static inline __attribute__((always_inline)) void poll_feed(int fd, int ev)
+{
+	int k;
+
+	for (k = 0; k <= (fd & 3); k++)
+		polled += ev + k;
+}
+
+static __attribute__((noinline)) long poll_scan(const struct pfd *p,
+						int res)
+{
+	for (; res; ++p) {
+		if (unlikely(p->revents)) {
+			--res;
+			poll_feed(p->fd, p->revents);
+		}
+	}
+	return polled;
+}
+
+/*
+ * ... not a test before the loop that jumps past it (gcc knows nothing
+ * changed the count where the loop never ran: libev's fd_reify)
+ */
+static int chg_total, chg_round;
+
+static __attribute__((noinline)) long chg_one(int x)
+{
+	chg_total += x % 53 == 7;
+	return x & 3;
+}
+
+static __attribute__((noinline)) long chg_run(const int *v)
+{
+	int i, n = chg_total;
+	long s = 0;
+
+	for (i = 0; i < n; i++)
+		s += chg_one(v[i]);
+	if (unlikely(chg_total != n))
+		s += 1000;
+	chg_total = (int)(++chg_round % 3);
+	return s;
+}
+
+__attribute__((noinline)) long poll_all(const int *v, int n)
+{
+	static struct pfd fds[512];
+	long s = 0;
+	int i, res = 0;
+
+	for (i = 0; i < 512 && i < n; i++) {
+		fds[i].fd = v[i] & 63;
+		fds[i].revents = (short)(v[i] % 7 == 0);
+		res += fds[i].revents != 0;
+	}
+	for (i = 0; i < 40; i++)
+		s += poll_scan(fds, res) + chg_run(v + i);
+	return s;
+}

@@ -52,6 +52,7 @@ long feed_bits(const int *v, int n);
 long ctl_all(const int *v, int n);
 long run_all(const int *v, int n);
 long seq_all(const int *v, int n);
+long poll_all(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
