@@ -232,3 +232,27 @@ int lp_judge_capture_all(struct lp_capture *c, size_t n,
 	}
 	return ret;
 }
+
+/*
+ * Says why unit @path does not preprocess: the compiler's first error
+ * (a header not found, usually), and what judge needs to be given.
+ */
+void lp_judge_why_not(const char *path, const char *dir,
+		      const char *const *argv)
+{
+	char *err = NULL, *line, *nl;
+	int st = lp_judge_capture_in(dir, argv, LP_CAPTURE_ERRORS, &err, NULL);
+
+	line = err && st >= 0 ? strstr(err, "error") : NULL;
+	while (line && line > err && line[-1] != '\n')
+		line--;
+	if (line && (nl = strchr(line, '\n')))
+		*nl = '\0';
+	lp_warning("'%s' does not preprocess with '%s'%s%s; its hints are not "
+		   "judged (%s)", path, argv[0], line ? ": " : "",
+		   line ? line : "", dir ? "its command of the compilation "
+		   "database fails here" : "give the folders of its headers "
+		   "with -I, its macros with -D, or the build's "
+		   "compile_commands.json with --compile-commands");
+	free(err);
+}

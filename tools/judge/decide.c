@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "judge/calls.h"
 #include "judge/chain.h"
 #include "judge/copies.h"
 #include "judge/joins.h"
@@ -152,6 +153,7 @@ struct line_jumps {
 	int unsure;             /* a jump that says nothing of the side */
 	int doubt;              /* counts that do not add up */
 	const char *why;        /* the first reason it is not exact */
+	int args;               /* tests of a call's arguments dropped */
 	int ret_taken;          /* the side that is a merged return: 1
 				 * taken, 0 fall-through, -1 none, or
 				 * RET_BY_PATH, RET_BY_JUMP (ret_side()) */
@@ -184,6 +186,9 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			continue;
 		idx[nidx++] = k;
 	}
+	m = nidx;
+	nidx = lp_judge_after_call(hint, r, idx, nidx);
+	lj->args = nidx < m;
 	for (k = 0; k < nidx; k++) {
 		const struct lp_insn *ins = &in->v[idx[k]];
 		int wrong;
@@ -191,8 +196,11 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 		/* a jump that never ran, unless no sample is no run */
 		if ((!ins->exe && !in->sampled) || !ins->cond)
 			continue;
-		/* another jump of this line in the same function */
-		for (m = 0; m < nidx; m++)
+		/*
+		 * another jump of this line in the same function; after a
+		 * call each (a copy of the call's) is a whole test
+		 */
+		for (m = 0; m < nidx && !lj->args; m++)
 			if (m != k && ins->sym && in->v[idx[m]].sym &&
 			    !strcmp(in->v[idx[m]].obj, ins->obj) &&
 			    lp_same_function(in->v[idx[m]].sym, ins->sym))
@@ -228,6 +236,8 @@ static size_t read_line(struct lp_prof_site *s, struct line_jumps *lj,
 			lj->ret_taken = lj->ret_taken >= 0 &&
 						lj->ret_taken != wrong ?
 					RET_BY_JUMP : wrong;
+		if (wrong < 0)
+			wrong = lp_judge_stay_side(r, hint, ins);
 		if (wrong >= 0)
 			wrong = wrong ? hint->expect == 0 : hint->expect == 1;
 		else
@@ -368,6 +378,30 @@ static int own_edge(const struct lp_hint *hint, const struct lp_runs *r,
 }
 
 /*
+ * Is jump @k at edge @e a jmp of a return of @hint's function, whose if's
+ * statement is a return too?  That is the function leaving, which no
+ * evaluation of the hint goes on from: an inlined copy's returns all go
+ * to its caller's code after the call (zstd's ZSTD_decompressSequences_
+ * body, whose "return op-ostart;" joins its rare error return).
+ */
+static int exit_jump(const struct lp_hint *hint, const struct lp_runs *r,
+		     const struct lp_edge *e, const struct lp_insn *k)
+{
+	const char *real = lp_real_of(r->cache, e->file);
+	long i = lp_code_at(r->in, e->obj, e->addr);
+	size_t m;
+
+	if (k->cond || i < 0 || !real || strcmp(real, hint->real) ||
+	    !r->in->code[i].ifn ||
+	    !lp_same_function(r->in->code[i].ifn, hint->func))
+		return 0;
+	for (m = 0; m < hint->nexit; m++)
+		if (e->line == hint->exit_line[m])
+			return 1;
+	return 0;
+}
+
+/*
  * Does every run of the jump at @src pass through a side of another copy
  * of the line in @j's function (one of the @nidx jumps @idx)?  Then the
  * evaluations it carries were counted by that copy's jump: gcc runs the
@@ -403,6 +437,48 @@ static int copy_joins(const struct lp_insns *in, const struct lp_insn *j,
  * placed out of line jumping back from a line of the code after it):
  * that is @j's own flow joining.
  */
+#define FALL_MAX 64
+
+/*
+ * The code that falls into @to, jump @j's target where its condition did
+ * not hold, walked back to where its run starts: entered by a test
+ * before @j that jumps over it, whose runs do not come after @j's
+ * @other side, it carries evaluations that skipped @j, whatever line
+ * the code is given (clang threads a loop's entry test, where the loop
+ * never ran, past an if after the loop into a block it gives the line
+ * of the if's statement).  No edge enters @to: the fall-through does.
+ */
+static int fall_foreign(const struct lp_insns *in, const struct lp_insn *j,
+			uint64_t to, uint64_t other)
+{
+	long i = lp_code_at(in, j->obj, to), step;
+	const struct lp_insn *k;
+
+	if (to != j->target || i <= 0)
+		return 0;
+	for (step = 0; step < FALL_MAX && i > 0; step++) {
+		const struct lp_code_insn *c = &in->code[--i];
+		size_t n;
+		const struct lp_edge *e;
+
+		if (strcmp(c->obj, j->obj) || c->addr == j->addr ||
+		    c->flow == LP_FLOW_JMP || c->flow == LP_FLOW_END)
+			return 0;
+		k = lp_insns_find(in, j->obj, c->addr);
+		if (!k || k->exe <= (c->flow == LP_FLOW_COND ? k->taken : 0))
+			return 0;
+		e = lp_insns_edges_into(in, j->obj, c->addr, &n);
+		for (; n; n--, e++) {
+			k = lp_insns_find(in, e->obj, e->addr);
+			if (k && k->exe && k->cond && k->taken &&
+			    e->addr < j->addr && j->addr < c->addr &&
+			    !lp_judge_comes_after(in, j, other, to, e->addr))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			  const struct lp_insn *j, uint64_t to, int ret,
 			  uint64_t other, const size_t *idx, size_t nidx)
@@ -411,6 +487,9 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 	size_t n;
 	const struct lp_edge *e = lp_insns_edges_into(in, j->obj, to, &n);
 
+	if (lp_judge_taken_when_true(r, hint, j) == 0 &&
+	    fall_foreign(in, j, to, other))
+		return 1;
 	for (; n; n--, e++) {
 		const struct lp_insn *k = lp_insns_find(in, e->obj, e->addr);
 
@@ -419,7 +498,10 @@ static int foreign_inflow(const struct lp_hint *hint, const struct lp_runs *r,
 			continue;
 		if (!own_edge(hint, r, e, ret) &&
 		    !lp_judge_joins_from(in, j, other, e->addr) &&
-		    !copy_joins(in, j, idx, nidx, e->addr))
+		    !lp_judge_comes_after(in, j, other, to, e->addr) &&
+		    !copy_joins(in, j, idx, nidx, e->addr) &&
+		    !lp_judge_skips_call(hint, r, j, k) &&
+		    !exit_jump(hint, r, e, k))
 			return 1;
 	}
 	return 0;
@@ -530,7 +612,8 @@ static int region_entered(const struct lp_hint *hint,
 				continue;
 			k = lp_insns_find(in, e->obj, e->addr);
 			if (k && k->exe && (!k->cond || k->taken) &&
-			    !own_edge(hint, runs, e, ret))
+			    !own_edge(hint, runs, e, ret) &&
+			    !exit_jump(hint, runs, e, k))
 				return 1;
 		}
 	}
@@ -646,7 +729,7 @@ static void later_doubts(struct line_jumps *lj, const struct lp_hint *hint,
 	const char **line_real = r->line_real;
 	const char *why = NULL;
 
-	if (partly_ran(hint, in, line_real, idx, nidx))
+	if (!lj->args && partly_ran(hint, in, line_real, idx, nidx))
 		why = "a part of its condition never ran";
 	else if (line_outruns_jumps(hint, in, line_real, idx, nidx))
 		why = "code of the line ran more often than its jumps (a "
@@ -736,6 +819,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		line_real[k] = lp_real_of(&cache, in->lines[k].file);
 	gather_places(&ran, &code, in, real, line_real);
 	lp_runs_init(&runs, in, line_real, &cache);
+	runs.hints = h;
 	for (i = 0; i < h->nr && !ret; i++) {
 		const struct lp_hint *hint = &h->v[i];
 		struct lp_prof_site s;

@@ -28,6 +28,7 @@ static void hint_release(struct lp_hint *h)
 	free(h->cond);
 	free(h->rest);
 	free(h->ret_line);
+	free(h->exit_line);
 	free(h->if_first);
 	free(h->if_last);
 	free(h->goto_first);
@@ -156,6 +157,7 @@ struct scan {
 	} *rets;
 	size_t nrets, rets_alloc, fn_hints;
 	long if_first, if_last; /* the if whose ')' was the last token */
+	int if_braced;          /* ... or its ')' and then a '{' */
 	struct lp_gotos gotos;  /* ... its gotos and labels */
 	char prev;              /* the last token ('a': a word, a literal) */
 	long prev_line;         /* ... its line */
@@ -508,9 +510,19 @@ static void expect_call(struct scan *sc, const char *p, const char *func,
 		add_hint(sc, func, loop, a1, a2 - 1, a2, q, NULL, NULL);
 }
 
+/* Is the statement whose ';' is @q its if's whole one ("{" it "}")? */
+static int alone(const struct scan *sc, const char *q)
+{
+	if (!sc->if_braced)
+		return 1;
+	for (q++; *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'; q++)
+		;
+	return *q == '}';
+}
+
 /*
  * "return E;" at @p (past the word): noted with its text, and with the
- * if whose ')' came just before it, whose whole statement it then is.
+ * if whose ')' (or '{') came just before it, whose whole statement it is.
  */
 static void note_return(struct scan *sc, const char *p)
 {
@@ -535,9 +547,19 @@ static void note_return(struct scan *sc, const char *p)
 	}
 	r = &sc->rets[sc->nrets++];
 	r->line = sc->line;
-	r->if_first = sc->if_first;
-	r->if_last = sc->if_last;
+	r->if_first = alone(sc, q) ? sc->if_first : 0;
+	r->if_last = alone(sc, q) ? sc->if_last : 0;
 	r->text = squeeze(p, q);
+}
+
+/* "goto L;" at @p (past the word), maybe the whole statement of an if */
+static void goto_seen(struct scan *sc, const char *p)
+{
+	const char *q = strchr(p, ';');
+	int whole = q && alone(sc, q);
+
+	lp_gotos_goto(&sc->gotos, p, sc->line, whole ? sc->if_first : 0,
+		      whole ? sc->if_last : 0);
 }
 
 /*
@@ -594,6 +616,7 @@ static void function_returns(struct scan *sc, long close)
 		for (m = 0; text && m < sc->nrets; m++) {
 			const struct ret *r = &sc->rets[m];
 
+			push_line(&h->exit_line, &h->nexit, r->line);
 			if (strcmp(r->text, text))
 				continue;
 			push_line(&h->ret_line, &h->nret, r->line);
@@ -669,7 +692,7 @@ static void scan_text(struct scan *sc, const char *p)
 				   sc->line);
 			token_seen(sc, 'a', 0);
 			ps.after = KW_NONE;
-			sc->if_first = sc->if_last = 0;
+			sc->if_first = sc->if_last = sc->if_braced = 0;
 			p = lp_judge_skip_literal(p);
 			continue;
 		}
@@ -690,12 +713,11 @@ static void scan_text(struct scan *sc, const char *p)
 			if (brace && n == 6 && !memcmp(s, "return", 6))
 				note_return(sc, p);
 			if (brace && n == 4 && !memcmp(s, "goto", 4))
-				lp_gotos_goto(&sc->gotos, p, sc->line,
-					      sc->if_first, sc->if_last);
+				goto_seen(sc, p);
 			if (brace && !paren)
 				note_label(sc, s, n, p);
 			token_seen(sc, 'a', n == 4 && !memcmp(s, "else", 4));
-			sc->if_first = sc->if_last = 0;
+			sc->if_first = sc->if_last = sc->if_braced = 0;
 			if ((n == 16 || n == 33) &&
 			    !memcmp(s, n == 16 ? "__builtin_expect" :
 				    "__builtin_expect_with_probability", n)) {
@@ -720,7 +742,11 @@ static void scan_text(struct scan *sc, const char *p)
 		if (*p != ' ' && *p != '\t' && *p != '\r') {
 			body_token(&bs, sc->out, *p, brace, ps.depth,
 				   sc->line);
-			sc->if_first = sc->if_last = 0;
+			/* "if (c) { return E; }" is "if (c) return E;" */
+			if (*p == '{' && sc->if_first && !sc->if_braced)
+				sc->if_braced = 1;
+			else
+				sc->if_first = sc->if_last = sc->if_braced = 0;
 			if (*p != '\n')
 				token_seen(sc, *p, 0);
 		}
@@ -747,30 +773,6 @@ static void scan_text(struct scan *sc, const char *p)
 	}
 }
 
-/*
- * Says why unit @path does not preprocess: the compiler's first error
- * (a header not found, usually), and what judge needs to be given.
- */
-static void why_not(const char *path, const char *dir,
-		    const char *const *argv)
-{
-	char *err = NULL, *line, *nl;
-	int st = lp_judge_capture_in(dir, argv, LP_CAPTURE_ERRORS, &err, NULL);
-
-	line = err && st >= 0 ? strstr(err, "error") : NULL;
-	while (line && line > err && line[-1] != '\n')
-		line--;
-	if (line && (nl = strchr(line, '\n')))
-		*nl = '\0';
-	lp_warning("'%s' does not preprocess with '%s'%s%s; its hints are not "
-		   "judged (%s)", path, argv[0], line ? ": " : "",
-		   line ? line : "", dir ? "its command of the compilation "
-		   "database fails here" : "give the folders of its headers "
-		   "with -I, its macros with -D, or the build's "
-		   "compile_commands.json with --compile-commands");
-	free(err);
-}
-
 /* What lp_judge_capture_all() hands each unit's text to. */
 struct units {
 	struct lp_hints *out;
@@ -792,7 +794,7 @@ static int scan_unit(struct lp_capture *c, void *ctx)
 	if (c->status) {
 		if (c->status < 0)
 			return -1;
-		why_not(path, c->dir, c->argv);
+		lp_judge_why_not(path, c->dir, c->argv);
 		u->out->failed++;
 		return 0;
 	}

@@ -21,4 +21,15 @@
 int lp_judge_joins_from(const struct lp_insns *in, const struct lp_insn *j,
 			uint64_t other, uint64_t src);
 
+/*! lp_judge_comes_after() :
+ *  Does every way that ran into the jump at @src, walked back through
+ *  the jumps taken and the fall-throughs that ran, meet side @other of
+ *  jump @j (which no other jump that ran entered) before it meets @j,
+ *  its side @to, or code nothing ran into?  Then every run of it came
+ *  after @j went that way, as an if's statement with tests of its own
+ *  (an inlined callee's) ends by jumping to the loop's next round.
+ */
+int lp_judge_comes_after(const struct lp_insns *in, const struct lp_insn *j,
+			 uint64_t other, uint64_t to, uint64_t src);
+
 #endif /* LP_JUDGE_JOINS_H */

@@ -211,6 +211,12 @@ struct lp_hint {
 	long *if_first, *if_last;
 	size_t nif;
 	/*
+	 * ... and the lines of every return of the function, whatever its
+	 * value: a jmp from one is the function leaving, no test.
+	 */
+	long *exit_line;
+	size_t nexit;
+	/*
 	 * ... a statement that is "goto L;" alone, L after the if: the
 	 * lines from L's to the function's closing brace, where its jump
 	 * goes first (0: not such a statement), and the lines of every goto
@@ -305,6 +311,13 @@ struct lp_capture {
 int lp_judge_capture_all(struct lp_capture *c, size_t n,
 			 int (*done)(struct lp_capture *c, void *ctx),
 			 void *ctx);
+
+/*! lp_judge_why_not() :
+ *  Says why unit @path does not preprocess with @argv run in @dir (NULL:
+ *  here): the compiler's first error, and what judge needs to be given.
+ */
+void lp_judge_why_not(const char *path, const char *dir,
+		      const char *const *argv);
 
 /*! lp_judge_slurp() :
  *  The contents of file @path, NUL-terminated, malloc'd (the caller

@@ -45,4 +45,23 @@ int lp_judge_goto_side(const struct lp_runs *r, const struct lp_hint *hint,
 int lp_judge_shared_side(const struct lp_runs *r, const struct lp_hint *hint,
 			 const struct lp_insn *ins);
 
+/*! lp_judge_stay_side() :
+ *  For a hint whose if's statement is one "return E;": 1 where @ins is
+ *  taken when the condition held (its fall-through runs on in that copy
+ *  of the function, from code after the statement, to a test: no
+ *  return), 0 the other way round, -1 where neither tells.
+ */
+int lp_judge_stay_side(const struct lp_runs *r, const struct lp_hint *hint,
+		       const struct lp_insn *ins);
+
+/*! lp_judge_skips_call() :
+ *  Is jump @k, which ran into a side of @hint's jump @j, another hint's
+ *  if (a whole condition of one part) taken where that condition did
+ *  not hold, the statement of that if holding the call that inlined
+ *  @hint's function where @j is?  Then @k skips the call, carrying no
+ *  evaluation of @hint: the code after the call is where both meet.
+ */
+int lp_judge_skips_call(const struct lp_hint *hint, const struct lp_runs *r,
+			const struct lp_insn *j, const struct lp_insn *k);
+
 #endif /* LP_JUDGE_SIDES_H */

@@ -85,6 +85,7 @@ void lp_runs_init(struct lp_runs *r, const struct lp_insns *in,
 	r->in = in;
 	r->line_real = line_real;
 	r->cache = cache;
+	r->hints = NULL;
 	r->by_addr = lp_xcalloc(in->lines_nr + 1, sizeof(*r->by_addr));
 	r->nr = 0;
 	for (k = 0; k < in->lines_nr; k++)

@@ -39,6 +39,7 @@ struct lp_runs {
 	const struct lp_insns *in;
 	const char **line_real;
 	struct lp_real_cache *cache;    /* for the callers' files */
+	const struct lp_hints *hints;   /* every hint judged (NULL: none) */
 	size_t *by_addr;
 	size_t nr;
 };

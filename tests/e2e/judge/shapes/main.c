@@ -106,6 +106,11 @@ int main(int argc, char **argv)
 		sum += after_const(v, 4000);
 		sum += after_param(v, 4000);
 		sum += unpack_all();
+		sum += feed_bits(v, 4000);
+		sum += ctl_all(v, 4000);
+		sum += run_all(v, 4000);
+		sum += seq_all(v, 4000);
+		sum += poll_all(v, 4000);
 		for (i = 0; i < 4000; i++) {
 			sum += or_ret(v[i] % 100 - 5, v[(i * 3) % 4000] % 100 - 2);
 			sum += two_errs(v, 4000, i - 3);

@@ -824,3 +824,377 @@ __attribute__((noinline)) long skip_runs(const unsigned char *src, size_t n)
 	}
 	return s;
 }
+
+/*
+ * an if in an inline function whose side runs on where its caller's loop
+ * goes on, the call guarded by another hint's if whose other side jumps
+ * there too (libev's fd_event under "if (expect_true (events))"): that
+ * jump skips the call, no test threaded past the inlined one ...
+ */
+static unsigned char fd_busy[64];
+static long fd_fed;
+
+static __attribute__((noinline)) void fd_feed(int fd, int ev)
+{
+	fd_fed += fd + ev;
+}
+
+static inline __attribute__((always_inline)) void fd_note(int fd, int ev)
+{
+	if (likely(!fd_busy[fd]))
+		fd_feed(fd, ev);
+}
+
+/* ... not where that if has no hint: no lines say which side skips */
+static inline __attribute__((always_inline)) void fd_plain(int fd, int ev)
+{
+	if (likely(!fd_busy[fd]))
+		fd_feed(fd, ev * 2);
+}
+
+__attribute__((noinline)) long feed_bits(const int *v, int n)
+{
+	int i;
+
+	for (i = 0; i < 64; i++)
+		fd_busy[i] = i % 29 == 3;
+	for (i = 0; i < n; i++) {
+		int ev = v[i] & 3;
+
+		if (likely(ev))
+			fd_note(v[i] & 63, ev);
+	}
+	for (i = 0; i < n; i++) {
+		int ev = v[i] & 5;
+
+		if (ev)
+			fd_plain((v[i] >> 2) & 63, ev);
+	}
+	return fd_fed;
+}
+
+/*
+ * a hint whose condition is one call, its arguments tested on its line
+ * before the call (libev's "expect_true (!epoll_ctl (fd, oev && oldmask
+ * != nev ? MOD : ADD, ...))"): every way from those tests leads into the
+ * call, and the one jump straight after it tests its value ...
+ */
+static long ctl_sum;
+
+static __attribute__((noinline)) int ctl(int fd, int op)
+{
+	ctl_sum += op;
+	return fd % 11 == 4 ? -1 : 0;
+}
+
+static __attribute__((noinline)) void ctl_fix(int fd)
+{
+	ctl_sum += fd;
+}
+
+__attribute__((noinline)) void ctl_set(int fd, int old, int mask, int now)
+{
+	if (likely(!ctl(fd, old && mask != now ? 3 : 1)))
+		return;
+	ctl_fix(fd);
+}
+
+/* ... not where the call is inlined: no call says which test is after */
+static inline __attribute__((always_inline)) int ctl_in(int fd, int op)
+{
+	ctl_sum += op * 2;
+	return fd % 13 == 5 ? -1 : 0;
+}
+
+__attribute__((noinline)) void ctl_set_in(int fd, int old, int mask,
+					  int now)
+{
+	if (likely(!ctl_in(fd, old && mask != now ? 3 : 1)))
+		return;
+	ctl_fix(fd + 1);
+}
+
+__attribute__((noinline)) long ctl_all(const int *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ctl_set(v[i] & 63, i & 1, v[i] & 3, i & 3);
+		ctl_set_in(v[i] & 63, i & 1, v[i] & 3, i & 3);
+	}
+	return ctl_sum;
+}
+
+/*
+ * a rare return in the loop of an inline function inlined twice: gcc
+ * sends the return into its caller's code, placed above (the workload's
+ * get_length); the other side runs on in that copy to a test, which no
+ * return does ...
+ */
+static inline __attribute__((always_inline)) const unsigned char *
+run_len(const unsigned char *ip, const unsigned char *iend, size_t *len)
+{
+	unsigned b;
+
+	do {
+		if (unlikely(ip >= iend))
+			return NULL;
+		b = *ip++;
+		*len += b;
+	} while (b == 255);
+	return ip;
+}
+
+/* ... not a condition of two parts, whose jumps may be either part's */
+static inline __attribute__((always_inline)) const unsigned char *
+run_len2(const unsigned char *ip, const unsigned char *iend, size_t *len)
+{
+	unsigned b;
+
+	do {
+		if (unlikely(ip >= iend || *ip == 7))
+			return NULL;
+		b = *ip++;
+		*len += b;
+	} while (b == 255);
+	return ip;
+}
+
+/* ... and so in braces, "{ return NULL; }" (lz4's read_variable_length) */
+static inline __attribute__((always_inline)) const unsigned char *
+run_len3(const unsigned char *ip, const unsigned char *iend, size_t *len)
+{
+	unsigned b;
+
+	do {
+		if (unlikely(ip >= iend)) {
+			return NULL;
+		}
+		b = *ip++;
+		*len += b;
+	} while (b == 255);
+	return ip;
+}
+
+static __attribute__((noinline)) long run_lens(const unsigned char *src,
+					       size_t n)
+{
+	const unsigned char *ip = src, *iend = src + n;
+	size_t len = 0;
+
+	while (ip < iend) {
+		unsigned t = *ip++;
+		size_t a = t & 15, b = t >> 4;
+
+		if (a == 15 && !(ip = run_len(ip, iend, &a)))
+			return -1;
+		if (b == 15 && !(ip = run_len2(ip, iend, &b)))
+			return -2;
+		if (t == 0xf3 && !(ip = run_len3(ip, iend, &a)))
+			return -3;
+		len += a + b;
+	}
+	return (long)len;
+}
+
+/* ... not one of two parts in braces */
+static inline __attribute__((always_inline)) const unsigned char *
+run_len4(const unsigned char *ip, const unsigned char *iend, size_t *len)
+{
+	unsigned b;
+
+	do {
+		if (unlikely(ip >= iend || *ip == 9)) {
+			return NULL;
+		}
+		b = *ip++;
+		*len += b;
+	} while (b == 255);
+	return ip;
+}
+
+static __attribute__((noinline)) long run_lens4(const unsigned char *src,
+						size_t n)
+{
+	const unsigned char *ip = src, *iend = src + n;
+	size_t len = 0;
+
+	while (ip < iend) {
+		size_t a = *ip++ & 15;
+
+		if (a == 15 && !(ip = run_len4(ip, iend, &a)))
+			return -1;
+		len += a;
+	}
+	return (long)len;
+}
+
+__attribute__((noinline)) long run_all(const int *v, int n)
+{
+	static unsigned char buf[4096];
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n && i < 4096; i++)
+		buf[i] = (unsigned char)(v[i] % 5 == 0 ? 255 : v[i] % 3 ? 0xff :
+					 v[i] % 7 ? 0xf3 : 0x3f);
+	for (i = 0; i < 64; i++)
+		s += run_lens(buf + i * 3, (size_t)(40 + i * 50));
+	return s + run_lens4(buf, 4000);
+}
+
+/*
+ * a rare error return in the loop of an inline function whose copy's
+ * returns all go to its caller's code after the call (zstd's
+ * ZSTD_decompressSequences_body): the jmp of its last "return s * 2;"
+ * into that code is the function leaving, no test threaded past ...
+ */
+static long steps;
+
+static __attribute__((noinline)) long step_of(int x)
+{
+	steps++;
+	return x % 211 == 5 ? -3 : x & 7;
+}
+
+static inline __attribute__((always_inline)) int is_err(long r)
+{
+	return (unsigned long)r > (unsigned long)-100;
+}
+
+static inline __attribute__((always_inline)) long seq_body(const int *v,
+							   int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		long r = step_of(v[i]);
+
+		if (unlikely(is_err(r)))
+			return r;
+		s += r;
+	}
+	return s * 2 + steps;
+}
+
+static __attribute__((noinline)) long seq_one(const int *v, int n)
+{
+	return seq_body(v, n);
+}
+
+/*
+ * ... not where the caller tests the value, the side of its test that
+ * holds joining the code the return goes to (gcc threads the return
+ * past that test: it knows the value)
+ */
+static inline __attribute__((always_inline)) long seq_body2(const int *v,
+							    int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		long r = step_of(v[i] + 1);
+
+		if (unlikely(is_err(r)))
+			return r;
+		s += r;
+	}
+	return s * 2 - steps;
+}
+
+static long seq_bad;
+
+static __attribute__((noinline)) long seq_two(const int *v, int n)
+{
+	long x = seq_body2(v, n);
+
+	if (x < 0)
+		seq_bad++;
+	return x;
+}
+
+__attribute__((noinline)) long seq_all(const int *v, int n)
+{
+	long s = 0;
+	int i;
+
+	for (i = 0; i + 40 < n; i += 40)
+		s += seq_one(v + i, 40) + seq_two(v + i, 40);
+	return s;
+}
+
+/*
+ * a rare block in a loop, calling an inline function with a loop of its
+ * own, the loop's test after it jumping back to the loop's next round,
+ * where the block's other side goes too (libev's poll_poll): every run
+ * of that test came after the block, through tests of the callee ...
+ */
+struct pfd {
+	int fd;
+	short revents;
+};
+
+static long polled;
+
+static inline __attribute__((always_inline)) void poll_feed(int fd, int ev)
+{
+	int k;
+
+	for (k = 0; k <= (fd & 3); k++)
+		polled += ev + k;
+}
+
+static __attribute__((noinline)) long poll_scan(const struct pfd *p,
+						int res)
+{
+	for (; res; ++p) {
+		if (unlikely(p->revents)) {
+			--res;
+			poll_feed(p->fd, p->revents);
+		}
+	}
+	return polled;
+}
+
+/*
+ * ... not a test before the loop that jumps past it (gcc knows nothing
+ * changed the count where the loop never ran: libev's fd_reify)
+ */
+static int chg_total, chg_round;
+
+static __attribute__((noinline)) long chg_one(int x)
+{
+	chg_total += x % 53 == 7;
+	return x & 3;
+}
+
+static __attribute__((noinline)) long chg_run(const int *v)
+{
+	int i, n = chg_total;
+	long s = 0;
+
+	for (i = 0; i < n; i++)
+		s += chg_one(v[i]);
+	if (unlikely(chg_total != n))
+		s += 1000;
+	chg_total = (int)(++chg_round % 3);
+	return s;
+}
+
+__attribute__((noinline)) long poll_all(const int *v, int n)
+{
+	static struct pfd fds[512];
+	long s = 0;
+	int i, res = 0;
+
+	for (i = 0; i < 512 && i < n; i++) {
+		fds[i].fd = v[i] & 63;
+		fds[i].revents = (short)(v[i] % 7 == 0);
+		res += fds[i].revents != 0;
+	}
+	for (i = 0; i < 40; i++)
+		s += poll_scan(fds, res) + chg_run(v + i);
+	return s;
+}

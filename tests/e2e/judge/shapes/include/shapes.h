@@ -48,6 +48,11 @@ long unpack(const unsigned char *src, size_t n, unsigned char *dst,
 	    size_t cap);
 long unpack_bad(const unsigned char *src, size_t n, size_t cap);
 long skip_runs(const unsigned char *src, size_t n);
+long feed_bits(const int *v, int n);
+long ctl_all(const int *v, int n);
+long run_all(const int *v, int n);
+long seq_all(const int *v, int n);
+long poll_all(const int *v, int n);
 
 static inline int clamp_small(int x)
 {
