@@ -2,11 +2,13 @@
  * unit.c - one source's compile under likelyprof cc
  *
  * A C unit whose source the header counts as it is (no copy, no
- * --hint-macro) is compiled once, instrumented, keeping the user's
- * warnings: when that compile succeeds and says nothing, the plain one
- * would have said nothing either (the header keeps every warning of the
- * project's, doc/DESIGN.md "Warnings"), and it is the unit's result.
- * Otherwise (it spoke or failed, or the unit is C++ or has a copy):
+ * --hint-macro, no all-branches mode, no direct call of a builtin hint
+ * in it or its headers: direct.c) is compiled once, instrumented,
+ * keeping the user's warnings: when that compile succeeds and says
+ * nothing, the plain one would have said nothing either (the header
+ * keeps every warning of the project's, doc/DESIGN.md "Warnings"), and
+ * it is the unit's result.  Otherwise (it spoke or failed, or the unit
+ * is C++, or another of those):
  * the plain compile, into the scratch folder, gives the diagnostics and
  * the verdict, and lists the unit's own headers (-MMD).  The
  * instrumented compile then writes the real output: of the source, of
@@ -28,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cc/direct.h"
 #include "cc/expand.h"
 #include "cc/find.h"
 #include "cc/attrmacro.h"
@@ -715,11 +718,13 @@ static void unlink_output(const struct lp_cc *cc, int src, const char *out)
 
 /*
  * The one compile of a C unit (see the top): instrumented, the user's
- * warnings kept, its stderr into @err.  The unit's own headers, for
- * their notes, come from the user's dependency file where the command
- * asks for one (which names the system's headers too), else from -MMD
- * into @deps.  @return : 0 when the unit is compiled and noted; 1 when
- * the output is made but the compiler spoke; 2 when it failed.
+ * warnings kept, its stderr into @err.  The unit's own headers, read
+ * for a direct call of a hint (direct.c) and for their notes, come from
+ * the user's dependency file where the command asks for one (which
+ * names the system's headers too), else from -MMD into @deps.
+ * @return : 0 when the unit is compiled and noted; 1 when the output is
+ * made but the compiler spoke, or a header calls a hint directly; 2
+ * when it failed.
  */
 static int compile_once(struct lp_cc *cc, int src, const char *out, int err,
 			const char *deps, const struct lp_unseen *u)
@@ -736,16 +741,19 @@ static int compile_once(struct lp_cc *cc, int src, const char *out, int err,
 	status = compile_step(cc, src, out, STEP_INSTRUMENTED, err);
 	cc->loud = 0;
 	cc->diag_deps = user_deps ? user_deps : deps;
-	if (!status && lseek(err, 0, SEEK_END) == 0) {
+	if (status)
+		status = 2;
+	else if (lseek(err, 0, SEEK_END) || lp_cc_deps_direct_hint(
+			cc->diag_deps))
+		status = 1;
+	else {
 		header_hints(cc, &h);
 		note_left(cc->argv[src], u, &h);
 	}
 	cc->diag_deps = NULL;
 	free(user_deps);
 	free(obj);
-	if (status)
-		return 2;
-	return lseek(err, 0, SEEK_END) != 0;
+	return status;
 }
 
 /*
@@ -754,8 +762,15 @@ static int compile_once(struct lp_cc *cc, int src, const char *out, int err,
  */
 static int once_possible(struct lp_cc *cc, int src, struct lp_unseen *u)
 {
-	if (cc->forms.attributes || cc->macros.nr || cc->plain_lines.n)
+	int i;
+
+	if (cc->forms.attributes || cc->macros.nr || cc->plain_lines.n ||
+	    lp_cc_direct_hint(cc->argv[src]))
 		return 0;
+	/* every if a macro's expansion: see direct.c */
+	for (i = 0; i < cc->argc; i++)
+		if (strstr(cc->argv[i], "LIKELYPROF_ALL_BRANCHES"))
+			return 0;
 	lp_unseen_scan(u, cc->argv[src], &cc->forms);
 	return !u->copy;
 }
@@ -813,9 +828,9 @@ int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out)
 		status = compile_expanded(cc, src, out, err, &u, &h);
 	} else {
 		note_left(cc->argv[src], &u, &h);
-		/* made once already, its warnings aside: the plain ones shown */
-		status = once == 1 ? 0
-				   : compile_instrumented(cc, src, out, err, &u);
+		/* made once already: the plain compile's warnings shown */
+		status = once != 1 ? compile_instrumented(cc, src, out, err,
+							  &u) : 0;
 	}
 	if (!status) {
 		replay(diag_err);
