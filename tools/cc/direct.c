@@ -9,7 +9,7 @@
  * a project's own likely(), the condition is a macro argument in both.
  * A unit with such a call is compiled twice (tools/cc/unit.c).  The test
  * is by words, over-eager where it errs: a mention in a comment or a
- * string counts.
+ * string counts; one in a directive does not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +25,11 @@ static int ident_char(char c)
 	       (c >= '0' && c <= '9');
 }
 
-/* Whether the logical line holding @p (in @buf) is a #define. */
-static int in_define(const char *buf, const char *p)
+/*
+ * Whether the logical line holding @p (in @buf) is a directive: a
+ * #define's body, or a name in #if (__has_builtin(__builtin_expect)).
+ */
+static int in_directive(const char *buf, const char *p)
 {
 	const char *s = p;
 
@@ -38,11 +41,7 @@ static int in_define(const char *buf, const char *p)
 		s--;
 	}
 	s += strspn(s, " \t");
-	if (*s != '#')
-		return 0;
-	s++;
-	s += strspn(s, " \t");
-	return !strncmp(s, "define", 6);
+	return *s == '#';
 }
 
 static int text_direct(const char *buf, size_t len)
@@ -56,7 +55,7 @@ static int text_direct(const char *buf, size_t len)
 		if ((p == buf || !ident_char(p[-1])) &&
 		    (after == end || !ident_char(*after) ||
 		     !strncmp(after, "_with_probability", 17)) &&
-		    !in_define(buf, p))
+		    !in_directive(buf, p))
 			return 1;
 		p = after;
 	}

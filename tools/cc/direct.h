@@ -7,7 +7,7 @@
 
 /*! lp_cc_direct_hint() :
  *  Whether the file at @path names __builtin_expect (or
- *  __builtin_expect_with_probability) on a line that is no #define: a
+ *  __builtin_expect_with_probability) on a line that is no directive: a
  *  call that the header turns into a macro's expansion, where gcc and
  *  clang keep quiet about what they would say of the condition as the
  *  plain build spells it.  A mention in a comment counts too.
