@@ -8,15 +8,17 @@
  *   linking (programs and -shared)     -L<libdir> -Wl,-rpath,<libdir>
  *                                      -llikelyprof (kept by --as-needed)
  *
- * and never changes what the build says or whether it succeeds.  Each
- * source file is compiled twice: plain, into a scratch folder, for the
- * diagnostics and the verdict (they are then the plain build's, in any
- * language and locale, every duplicate a template prints kept), and
- * instrumented with -w into the real output.  A plain failure is the
- * user's error and is shown as the plain compiler shows it.  An
- * instrumented failure after a plain success is ours (C has no way to
- * declare a site's objects at file scope): that one file is compiled
- * plain, with a note.  No compiler message is ever parsed for its words.
+ * and never changes what the build says or whether it succeeds.  A C
+ * source file is compiled once, instrumented, where that compile
+ * succeeds and says nothing (tools/cc/unit.c says when).  Otherwise it
+ * is compiled plain, into a scratch folder, for the diagnostics and the
+ * verdict (they are then the plain build's, in any language and locale,
+ * every duplicate a template prints kept), and instrumented with -w
+ * into the real output.  A plain failure is the user's error and is
+ * shown as the plain compiler shows it.  An instrumented failure after
+ * a plain success is ours (C has no way to declare a site's objects at
+ * file scope): that one file is compiled plain, with a note.  No
+ * compiler message is ever parsed for its words.
  * A command that compiles several files and links them is split into one
  * compile per file and a link, so only a file that cannot be
  * instrumented loses its sites.

@@ -16,9 +16,10 @@
 int lp_cc_direct_hint(const char *path);
 
 /*! lp_cc_deps_direct_hint() :
- *  lp_cc_direct_hint() for every header but likelyprof.h that the dependency file at
- *  @deps lists (its first file, the source, left out).  @return : 1 or
- *  0; 1 when @deps cannot be read.
+ *  lp_cc_direct_hint() for every header that the dependency file at
+ *  @deps lists (its first file, the source, left out), likelyprof.h
+ *  (a system header) aside.  @return : 1 or 0; 1 when @deps cannot be
+ *  read.
  */
 int lp_cc_deps_direct_hint(const char *deps);
 
