@@ -705,13 +705,17 @@ static int is_cxx_unit(const struct lp_cc *cc, int src)
 			strcmp(dot, ".S"));
 }
 
-/* Removes the output of source argument @src, as a failed compile does. */
+/*
+ * Removes the output of source argument @src, as a failed compile does:
+ * a regular file only (not -o /dev/null).
+ */
 static void unlink_output(const struct lp_cc *cc, int src, const char *out)
 {
 	char *obj = out ? NULL : lp_cc_object_name(cc->argv[src],
 						   cc->m.assembly);
+	struct stat st;
 
-	if (!out || strcmp(out, "-"))
+	if (!lstat(out ? out : obj, &st) && S_ISREG(st.st_mode))
 		unlink(out ? out : obj);
 	free(obj);
 }
