@@ -17,8 +17,8 @@
 #   short-process.sh  what a site costs a process that runs for a moment:
 #                 start-up, first counts and the dump, at 200 to 20,000
 #                 sites, beside gcc --coverage
-#   build.sh      the CPU time of lz4's build (fetched) under likelyprof
-#                 cc, beside gcov and clang PGO
+#   build.sh      the CPU time of lz4's and zstd's builds (fetched)
+#                 under likelyprof cc, beside gcov and clang PGO
 #   html.sh       the page of report --format html at 10k and 100k sites:
 #                 bytes per site, time to show it in headless Chromium
 #

@@ -290,6 +290,17 @@ struct lp_counter {
 	lp_count_t constant;   /* condition was a constant */
 };
 
+/*
+ * The expansions name the two structs by these, never as "struct TAG":
+ * gcc's C front end, reading "struct TAG" in a function, moves the place
+ * it gives a warning of no place of its own (input_location) into this
+ * system header until the source's next line, so an unused variable of a
+ * function whose closing brace shares a hint's line went unreported
+ * (tests/cli/cc/lost-warnings.sh).
+ */
+typedef struct lp_site lp__site_t;
+typedef struct lp_counter lp__counter_t;
+
 /*! lp__enter() :
  *  Called once per thread and site, on the site's first evaluation in that
  *  thread.  Sets counter->site.
@@ -553,7 +564,7 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 		"+%c3-lp__tls.anchor(%1)"                               \
 		: "=@ccz"(lp__armed)                                    \
 		: "r"(LP_ANCHOR_BASE_), "i"(n),                         \
-		  "i"(__builtin_offsetof(struct lp_counter, field)));   \
+		  "i"(__builtin_offsetof(lp__counter_t, field)));      \
 	lp__armed; })
 #undef LP_CTR_ATTRS_
 #define LP_CTR_ATTRS_(n) __asm__(LP_CTR_SYM_(LP_STRINGIFY(n)))          \
@@ -562,7 +573,7 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 #define LP_CTR_(n) n
 #undef LP_CTR_ADDR_
 #define LP_CTR_ADDR_(n) __extension__ ({                                \
-	struct lp_counter *lp__ctr_addr;                                \
+	lp__counter_t *lp__ctr_addr;                                    \
 	__asm__ __volatile__("movq %%fs:0, %0\n\taddq %1, %0\n\tleaq " \
 		LP_CTR_SYM_(LP_STRINGIFY(n)) "-lp__tls.anchor(%0), %0"  \
 		: "=&r"(lp__ctr_addr) : "r"(LP_ANCHOR_BASE_));          \
@@ -645,7 +656,7 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 		"leaq 24(%%rsp), %%rsp\n\tpopq %%rax\n\t"               \
 		"leaq 128(%%rsp), %%rsp\n\tjmp 1b\n\t.subsection 0"       \
 		: : LP_STUB_BASE_ [n] "i"(num),                         \
-		  [off] "i"(__builtin_offsetof(struct lp_counter, fld))   \
+		  [off] "i"(__builtin_offsetof(lp__counter_t, fld))      \
 		  __VA_ARGS__ : "cc")
 #ifndef __cplusplus
 #define LP_STUB_TICK_(n, field)                                          \
@@ -787,11 +798,11 @@ static __thread char lp__tls_anchor_ __asm__("lp__tls.anchor")
 	__builtin_choose_expr(LP_IS_ICE_(e), plain,                          \
 	__extension__ ({                                                     \
 		LP_C_QUIET_BEGIN_                                            \
-		static const struct lp_site LP_CAT(lp__site_, n)             \
+		static const lp__site_t LP_CAT(lp__site_, n)                 \
 		__attribute__((section("lp_sites"), aligned(8))) = {          \
 			__FILE__, __func__, #e, __BASE_FILE__, expect,       \
 			__LINE__, abi };                                     \
-		static __thread struct lp_counter LP_CAT(lp__ctr_, n)        \
+		static __thread lp__counter_t LP_CAT(lp__ctr_, n)            \
 			LP_CTR_ATTRS_(n) = LP_COUNTER_INIT;                  \
 		long LP_CAT(lp__val_, n) = (val);                            \
 		LP_COUNT_##kind##_(LP_CTR_(n), LP_CAT(lp__val_, n),          \

@@ -1,7 +1,15 @@
 /*
  * unit.c - one source's compile under likelyprof cc
  *
- * The plain compile, into the scratch folder, gives the diagnostics and
+ * A C unit whose source the header counts as it is (no copy, no
+ * --hint-macro, no all-branches mode, no direct call of a builtin hint
+ * in it or its headers: direct.c) is compiled once, instrumented,
+ * keeping the user's warnings: when that compile succeeds and says
+ * nothing, the plain one would have said nothing either (the header
+ * keeps every warning of the project's, doc/DESIGN.md "Warnings"), and
+ * it is the unit's result.  Otherwise (it spoke or failed, or the unit
+ * is C++, or another of those):
+ * the plain compile, into the scratch folder, gives the diagnostics and
  * the verdict, and lists the unit's own headers (-MMD).  The
  * instrumented compile then writes the real output: of the source, of
  * its copy in which the hints the header cannot see are counted
@@ -22,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cc/direct.h"
 #include "cc/expand.h"
 #include "cc/find.h"
 #include "cc/attrmacro.h"
@@ -257,11 +266,11 @@ static void compile_args(const struct lp_cc *cc, struct lp_args *a, int src,
 	if (!cc->m.compile_only && step != STEP_EXPAND &&
 	    step != STEP_PREPROCESS)
 		lp_args_push(a, "-c");
-	if (step != STEP_DIAG && step != STEP_PLAIN)
+	if (step != STEP_DIAG && step != STEP_PLAIN && !cc->loud)
 		lp_args_push(a, "-w");
 	if (step == STEP_DIAG && cc->colour)
 		lp_args_push(a, "-fdiagnostics-color=always");
-	if (step == STEP_DIAG && cc->diag_deps) {
+	if ((step == STEP_DIAG || cc->loud) && cc->diag_deps) {
 		lp_args_push(a, "-MMD");
 		lp_args_push(a, "-MF");
 		lp_args_push(a, cc->diag_deps);
@@ -692,13 +701,87 @@ static int is_cxx_unit(const struct lp_cc *cc, int src)
 			strcmp(dot, ".S"));
 }
 
+/*
+ * Removes the output of source argument @src, as a failed compile does:
+ * a regular file only (not -o /dev/null).
+ */
+static void unlink_output(const struct lp_cc *cc, int src, const char *out)
+{
+	char *obj = out ? NULL : lp_cc_object_name(cc->argv[src],
+						   cc->m.assembly);
+	struct stat st;
+
+	if (!lstat(out ? out : obj, &st) && S_ISREG(st.st_mode))
+		unlink(out ? out : obj);
+	free(obj);
+}
+
+/*
+ * The one compile of a C unit (see the top): instrumented, the user's
+ * warnings kept, its stderr into @err.  The unit's own headers, read
+ * for a direct call of a hint (direct.c) and for their notes, come from
+ * the user's dependency file where the command asks for one (which
+ * names the system's headers too), else from -MMD into @deps.
+ * @return : 0 when the unit is compiled and noted; 1 when the output is
+ * made but the compiler spoke, or a header calls a hint directly; 2
+ * when it failed.
+ */
+static int compile_once(struct lp_cc *cc, int src, const char *out, int err,
+			const char *deps, const struct lp_unseen *u)
+{
+	struct lp_cc_header_hints h;
+	char *obj = out ? NULL : lp_cc_object_name(cc->argv[src],
+						   cc->m.assembly);
+	int bare, status;
+	char *user_deps = lp_cc_deps_file(cc->argc, cc->argv,
+					  out ? out : obj, &bare);
+
+	cc->loud = 1;
+	cc->diag_deps = user_deps ? NULL : deps;
+	status = compile_step(cc, src, out, STEP_INSTRUMENTED, err);
+	cc->loud = 0;
+	cc->diag_deps = user_deps ? user_deps : deps;
+	if (status)
+		status = 2;
+	else if (lseek(err, 0, SEEK_END) || lp_cc_deps_direct_hint(
+			cc->diag_deps))
+		status = 1;
+	else {
+		header_hints(cc, &h);
+		note_left(cc->argv[src], u, &h);
+	}
+	cc->diag_deps = NULL;
+	free(user_deps);
+	free(obj);
+	return status;
+}
+
+/*
+ * Whether source argument @src may be compiled once (see the top), its
+ * source read into @u for it.
+ */
+static int once_possible(struct lp_cc *cc, int src, struct lp_unseen *u)
+{
+	int i;
+
+	if (cc->forms.attributes || cc->macros.nr || cc->plain_lines.n ||
+	    lp_cc_direct_hint(cc->argv[src]))
+		return 0;
+	/* every if a macro's expansion: see direct.c */
+	for (i = 0; i < cc->argc; i++)
+		if (strstr(cc->argv[i], "LIKELYPROF_ALL_BRANCHES"))
+			return 0;
+	lp_unseen_scan(u, cc->argv[src], &cc->forms);
+	return !u->copy;
+}
+
 int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out)
 {
 	struct lp_attr_macros am = LP_ATTR_MACROS_INIT;
 	struct lp_cc_header_hints h;
 	struct lp_unseen u;
 	char *diag_out, *diag_deps, *where;
-	int diag_err, err, status;
+	int diag_err, err, status, once = 2, scanned;
 
 	if (cc->kind[src] == LP_ARG_OTHER_SRC)
 		return compile_step(cc, src, out, STEP_PLAIN, -1);
@@ -715,21 +798,39 @@ int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out)
 		status = compile_step(cc, src, out, STEP_INSTRUMENTED, -1);
 		goto out;
 	}
+	scanned = once_possible(cc, src, &u);
+	if (scanned) {
+		once = compile_once(cc, src, out, err, diag_deps, &u);
+		if (!once) {
+			status = 0;
+			goto out;
+		}
+		if (ftruncate(err, 0) || lseek(err, 0, SEEK_SET))
+			once = 2;
+	}
 	cc->diag_deps = diag_deps;
 	status = compile_step(cc, src, diag_out, STEP_DIAG, diag_err);
 	if (status) {
+		/* the instrumented output, made, is not the plain build's */
+		if (once == 1)
+			unlink_output(cc, src, out);
 		replay(diag_err);
 		goto out;
 	}
 	if (cc->forms.attributes && attr_macros(cc, src, &am, err))
 		cc->forms.attr_macros = &am;
-	lp_unseen_scan(&u, cc->argv[src], &cc->forms);
+	if (!scanned) {
+		lp_unseen_release(&u);
+		lp_unseen_scan(&u, cc->argv[src], &cc->forms);
+	}
 	if (header_hints(cc, &h)) {
 		/* what is left is said of the text compiled */
 		status = compile_expanded(cc, src, out, err, &u, &h);
 	} else {
 		note_left(cc->argv[src], &u, &h);
-		status = compile_instrumented(cc, src, out, err, &u);
+		/* made once already: the plain compile's warnings shown */
+		status = once != 1 ? compile_instrumented(cc, src, out, err,
+							  &u) : 0;
 	}
 	if (!status) {
 		replay(diag_err);

@@ -26,6 +26,9 @@ struct lp_cc {
 	int colour;                 /* the plain run must ask for colour */
 	const struct lp_cc_copy *copy; /* compiled instead of the source */
 	const char *diag_deps;      /* the diagnostics compile's -MMD file */
+	int loud;                   /* the instrumented compile keeps the
+				     * user's warnings (and writes
+				     * diag_deps where set) */
 	struct lp_args expand;      /* STEP_EXPAND's own options */
 	struct lp_hint_macros macros;  /* --hint-macro */
 	struct lp_unseen_forms forms;  /* what the unit compiled is read for */
@@ -38,8 +41,9 @@ struct lp_cc {
 
 /*! lp_cc_compile_unit() :
  *  Compiles source argument @src into @out (NULL: where the compiler
- *  puts it): plain for the diagnostics, then instrumented, with the
- *  fallbacks of unit.c's top.  @return : the compiler's exit status, as
+ *  puts it): once, instrumented, where that compile is silent; else
+ *  plain for the diagnostics, then instrumented, with the fallbacks of
+ *  unit.c's top.  @return : the compiler's exit status, as
  *  the plain build's would be.
  */
 int lp_cc_compile_unit(struct lp_cc *cc, int src, const char *out);
