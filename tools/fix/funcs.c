@@ -376,7 +376,7 @@ static size_t skip_old_style(const struct lp_lexed *lx, size_t k)
 	size_t i = k, open, b, next;
 	int n;
 
-	if (!lp_tok_is(lx, k, ";"))
+	if (k == LP_NO_MATCH || !lp_tok_is(lx, k, ";"))
 		return k;
 	for (n = 0; i != LP_NO_MATCH && n < 256; n++) {
 		if (is_matched(lx, i, ")")) {
