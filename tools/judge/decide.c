@@ -799,6 +799,44 @@ static void keep_terms(struct lp_terms **terms, size_t nsites,
 	(*terms)[nsites - 1] = *t;
 }
 
+/* Whether callgrind's name @fn ("f", "f'2", "f.isra.0") is @func's. */
+static int same_function(const char *fn, const char *func)
+{
+	size_t n = strlen(func);
+
+	return fn && !strncmp(fn, func, n) &&
+	       (!fn[n] || fn[n] == '\'' || fn[n] == '.');
+}
+
+/*
+ * The function to name @hint's site by, of those its text is in (a
+ * header included once per variant): the one in whose code every jump
+ * that ran lies; else the first, as before.
+ */
+static char *ran_in(const struct lp_hint *hint, const struct lp_insns *in,
+		    const struct lp_terms *t)
+{
+	char *name = NULL, *cand;
+	size_t k, j;
+
+	if (!hint->nother_funcs)
+		return hint->func;
+	for (k = 0; k < t->nr; k++) {
+		const struct lp_insn *i = &in->v[t->v[k].insn];
+
+		if (!i->exe)
+			continue;
+		cand = same_function(i->fn, hint->func) ? hint->func : NULL;
+		for (j = 0; !cand && j < hint->nother_funcs; j++)
+			if (same_function(i->fn, hint->other_funcs[j]))
+				cand = hint->other_funcs[j];
+		if (!cand || (name && name != cand))
+			return hint->func;
+		name = cand;
+	}
+	return name ? name : hint->func;
+}
+
 int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		    const struct lp_insns *in, int explain, size_t *against,
 		    struct lp_terms **terms)
@@ -893,6 +931,7 @@ int lp_judge_decide(struct lp_profile *out, const struct lp_hints *h,
 		    s.sure != LP_SURE_EXACT && s.sure != LP_SURE_ESTIMATED)
 			lp_note("%s:%ld: %s: %s", hint->file, hint->line,
 				lp_sure_name(s.sure), lj.why);
+		s.func = ran_in(hint, in, &t);
 		if (lp_profile_add(out, &s) < 0)
 			ret = lp_error("out of memory");
 		else

@@ -20,6 +20,11 @@
 
 static void hint_release(struct lp_hint *h)
 {
+	size_t k;
+
+	for (k = 0; k < h->nother_funcs; k++)
+		free(h->other_funcs[k]);
+	free(h->other_funcs);
 	free(h->file);
 	free(h->real);
 	free(h->unit);
@@ -164,6 +169,21 @@ struct scan {
 	int prev_else;          /* ... it was "else" */
 };
 
+/* @func among @o's functions, added if it is another. */
+static void other_func(struct lp_hint *o, const char *func)
+{
+	size_t k;
+
+	if (!strcmp(o->func, func))
+		return;
+	for (k = 0; k < o->nother_funcs; k++)
+		if (!strcmp(o->other_funcs[k], func))
+			return;
+	o->other_funcs = lp_xrealloc(o->other_funcs, (o->nother_funcs + 1) *
+				     sizeof(*o->other_funcs));
+	o->other_funcs[o->nother_funcs++] = lp_xstrdup(func);
+}
+
 /*
  * The real path of marker name @name (NULL: none), kept in @sc; @name is
  * malloc'd, and kept or freed.
@@ -222,10 +242,11 @@ static void add_hint(struct scan *sc, const char *func, int loop,
 	}
 	/* a header's hint is seen by every unit that includes it: once */
 	for (i = 0; i < sc->out->nr; i++) {
-		const struct lp_hint *o = &sc->out->v[i];
+		struct lp_hint *o = &sc->out->v[i];
 
 		if (o->line == h.line && o->expect == h.expect &&
 		    !strcmp(o->real, h.real) && !strcmp(o->cond, h.cond)) {
+			other_func(o, h.func);
 			hint_release(&h);
 			return;
 		}

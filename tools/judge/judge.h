@@ -247,6 +247,13 @@ struct lp_hint {
 	 * constant (lp_judge_after_constants()).  Not in a copy of its own.
 	 */
 	int params;
+	/*
+	 * The other functions the same hint is in: a header included once
+	 * per variant, its function's name a macro (libdeflate's
+	 * decompress_template.h).  The site is named by the one that ran.
+	 */
+	char **other_funcs;
+	size_t nother_funcs;
 };
 
 struct lp_hints {
