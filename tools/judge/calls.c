@@ -86,7 +86,7 @@ static uint64_t call_before(const struct lp_hint *hint,
 }
 
 #define REACH_MAX 128
-#define TODO_MAX 16
+#define PENDING_MAX 16
 #define CALLS_MAX 8
 
 /* The calls of a function's line that a test of the line leads into. */
@@ -115,17 +115,17 @@ static int reaches_call(const struct lp_hint *hint, const struct lp_runs *r,
 			const struct lp_insn *b, const struct calls *cs)
 {
 	const struct lp_insns *in = r->in;
-	uint64_t todo[TODO_MAX];
-	size_t ntodo = 0, steps = 0;
+	uint64_t pending[PENDING_MAX];
+	size_t npending = 0, steps = 0;
 	long i = lp_code_at(in, b->obj, b->addr);
 
 	if (i < 0)
 		return 0;
-	todo[ntodo++] = lp_code_next(in, i);
+	pending[npending++] = lp_code_next(in, i);
 	if (in->code[i].flow == LP_FLOW_COND)
-		todo[ntodo++] = in->code[i].target;
-	while (ntodo) {
-		uint64_t addr = todo[--ntodo];
+		pending[npending++] = in->code[i].target;
+	while (npending) {
+		uint64_t addr = pending[--npending];
 
 		while (!is_call(cs, addr)) {
 			const struct lp_code_insn *c;
@@ -136,10 +136,10 @@ static int reaches_call(const struct lp_hint *hint, const struct lp_runs *r,
 			c = &in->code[i];
 			if (c->call || c->flow == LP_FLOW_END ||
 			    (c->flow == LP_FLOW_COND &&
-			     (!of_line(hint, r, c) || ntodo == TODO_MAX)))
+			     (!of_line(hint, r, c) || npending == PENDING_MAX)))
 				return 0;
 			if (c->flow == LP_FLOW_COND)
-				todo[ntodo++] = c->target;
+				pending[npending++] = c->target;
 			if (!(addr = lp_code_next(in, i)))
 				return 0;
 		}

@@ -395,6 +395,16 @@ int lp_perf_script(const char *data, char **text);
 int lp_perf_read(struct lp_insns *in, const char *prog, const char *name,
 		 char *text, size_t *samples, int *period);
 
+/*! lp_hints_scan_units() :
+ *  Preprocesses the @n units of @c (each one's path in ->arg), several at
+ *  once, and scans each one's text for hints into @out; @root, ending in
+ *  '/', is the source folder the hints' paths are relative to
+ *  (hints.c; sources.c says which units).
+ *  @return : 0, or -1 on an error already said.
+ */
+int lp_hints_scan_units(struct lp_hints *out, const char *root,
+			struct lp_capture *c, size_t n);
+
 /*! lp_hints_find() :
  *  Preprocesses every .c file under @src with @cc and @flags (NULL-ended)
  *  and appends each hint of a file under @src to @out, once per place.
