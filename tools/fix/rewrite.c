@@ -7,8 +7,8 @@
 #include "fix/rewrite.h"
 #include "usage.h"
 
-static void add(struct lp_edits *e, size_t start, size_t end,
-		const char *text)
+void lp_edits_add(struct lp_edits *e, size_t start, size_t end,
+		  const char *text)
 {
 	if (start == end && !*text)
 		return;
@@ -129,7 +129,7 @@ static void delete_head(const struct lp_lexed *lx, size_t from, size_t to,
 	size_t k, keep = lx->tok[to].start;
 
 	if (!holds_more_than_blanks_between(lx, from, to)) {
-		add(e, lx->tok[from].start, keep, "");
+		lp_edits_add(e, lx->tok[from].start, keep, "");
 		return;
 	}
 	for (k = from; k < to; k++) {
@@ -137,7 +137,7 @@ static void delete_head(const struct lp_lexed *lx, size_t from, size_t to,
 
 		while (end < lx->tok[k + 1].start && blank(lx->buf[end]))
 			end++;
-		add(e, lx->tok[k].start, end, "");
+		lp_edits_add(e, lx->tok[k].start, end, "");
 	}
 }
 
@@ -148,7 +148,7 @@ static void delete_tail(const struct lp_lexed *lx, size_t from, size_t to,
 	size_t k, after = lx->tok[from - 1].end;
 
 	if (!holds_more_than_blanks_between(lx, from - 1, to - 1)) {
-		add(e, after, lx->tok[to - 1].end, "");
+		lp_edits_add(e, after, lx->tok[to - 1].end, "");
 		return;
 	}
 	for (k = from; k < to; k++) {
@@ -156,7 +156,7 @@ static void delete_tail(const struct lp_lexed *lx, size_t from, size_t to,
 
 		while (start > lx->tok[k - 1].end && blank(lx->buf[start - 1]))
 			start--;
-		add(e, start, lx->tok[k].end, "");
+		lp_edits_add(e, start, lx->tok[k].end, "");
 	}
 }
 
@@ -171,14 +171,14 @@ static int flip_value(const struct lp_lexed *lx, size_t from, size_t to,
 		return -1;
 	s = lp_tok_dup(lx, from);
 	if (!strcmp(s, "true") || !strcmp(s, "false")) {
-		add(e, lx->tok[from].start, lx->tok[from].end,
+		lp_edits_add(e, lx->tok[from].start, lx->tok[from].end,
 		    v ? "false" : "true");
 	} else {
 		for (k = 0; s[k] == '0' || s[k] == '1'; k++)
 			;
 		s[0] = v ? '0' : '1';
 		memmove(s + 1, s + k, strlen(s + k) + 1);
-		add(e, lx->tok[from].start, lx->tok[from].end, s);
+		lp_edits_add(e, lx->tok[from].start, lx->tok[from].end, s);
 	}
 	free(s);
 	return 0;
@@ -258,7 +258,7 @@ int lp_rewrite_prob(const struct lp_lexed *lx, size_t tok,
 				  lx->tok[tok].line);
 		return -1;
 	}
-	add(out, lx->tok[af[h->prob_arg]].start,
+	lp_edits_add(out, lx->tok[af[h->prob_arg]].start,
 	    lx->tok[at[h->prob_arg] - 1].end, prob);
 	return 0;
 }
@@ -291,7 +291,8 @@ int lp_rewrite(const struct lp_lexed *lx, size_t tok, const struct lp_hint *h,
 					  lx->tok[tok].line);
 			return -1;
 		} else {
-			add(&e, lx->tok[tok].start, lx->tok[tok].end, partner);
+			lp_edits_add(&e, lx->tok[tok].start, lx->tok[tok].end,
+				     partner);
 		}
 		lp_edits_take(out, &e);
 		return 0;
@@ -356,7 +357,7 @@ static void delete_attr(const struct lp_lexed *lx, size_t at, size_t last,
 		end += lx->buf[end] == '\r';
 		end += end < lx->len && lx->buf[end] == '\n';
 	}
-	add(e, start, end, start > 0 && end < lx->len &&
+	lp_edits_add(e, start, end, start > 0 && end < lx->len &&
 	    word_byte(lx->buf[start - 1]) && word_byte(lx->buf[end]) ? " "
 								     : "");
 }
@@ -387,8 +388,8 @@ int lp_rewrite_attr(const struct lp_lexed *lx, const struct lp_attr_site *a,
 				lp_edits_release(&e);
 				return -1;
 			}
-			add(&e, lx->tok[at[k]].start, lx->tok[at[k]].end,
-			    flip[k]);
+			lp_edits_add(&e, lx->tok[at[k]].start,
+				     lx->tok[at[k]].end, flip[k]);
 			continue;
 		}
 		w = at[k] + 2;
@@ -399,7 +400,7 @@ int lp_rewrite_attr(const struct lp_lexed *lx, const struct lp_attr_site *a,
 			lp_edits_release(&e);
 			return -1;
 		}
-		add(&e, lx->tok[w].start, lx->tok[w].end,
+		lp_edits_add(&e, lx->tok[w].start, lx->tok[w].end,
 		    lp_tok_is(lx, w, "likely") ? "unlikely" : "likely");
 	}
 	lp_edits_take(out, &e);
@@ -443,7 +444,8 @@ void lp_edits_take(struct lp_edits *to, struct lp_edits *from)
 	size_t i;
 
 	for (i = 0; i < from->nr; i++) {
-		add(to, from->v[i].start, from->v[i].end, from->v[i].text);
+		lp_edits_add(to, from->v[i].start, from->v[i].end,
+			     from->v[i].text);
 		free(from->v[i].text);
 	}
 	free(from->v);

@@ -96,6 +96,13 @@ const char *lp_flip_partner(const struct lp_tree *t, const struct lp_hint *h);
  */
 int lp_edits_overlap(const struct lp_edits *have, const struct lp_edits *more);
 
+/*! lp_edits_add() :
+ *  Appends the edit that makes bytes [@start, @end) @text (copied); an
+ *  edit that changes nothing is left out.
+ */
+void lp_edits_add(struct lp_edits *e, size_t start, size_t end,
+		  const char *text);
+
 /*! lp_edits_take() :
  *  Moves the edits of @from to the end of @to.
  */

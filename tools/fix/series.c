@@ -324,21 +324,6 @@ struct applied {
 	struct lp_edits done;
 };
 
-static void add_copy(struct lp_edits *to, const struct lp_edit *e,
-		     long shift)
-{
-	struct lp_edit *c;
-
-	if (to->nr == to->alloc) {
-		to->alloc = to->alloc ? 2 * to->alloc : 8;
-		to->v = lp_xrealloc(to->v, to->alloc * sizeof(*to->v));
-	}
-	c = &to->v[to->nr++];
-	c->start = (size_t)((long)e->start + shift);
-	c->end = (size_t)((long)e->end + shift);
-	c->text = lp_xstrdup(e->text);
-}
-
 /* How far byte @at of the tree's file moved under the edits @done. */
 static long moved(const struct lp_edits *done, size_t at)
 {
@@ -367,14 +352,19 @@ static size_t write_chained(FILE *out, const struct lp_patch_file *f,
 	if (a->done.nr) {
 		base = lp_edits_apply(&a->done, f->buf, f->len, &at.len);
 		at.buf = base;
-		for (i = 0; i < f->edits->nr; i++)
-			add_copy(&now, &f->edits->v[i],
-				 moved(&a->done, f->edits->v[i].start));
+		for (i = 0; i < f->edits->nr; i++) {
+			const struct lp_edit *e = &f->edits->v[i];
+			long shift = moved(&a->done, e->start);
+
+			lp_edits_add(&now, (size_t)((long)e->start + shift),
+				     (size_t)((long)e->end + shift), e->text);
+		}
 		at.edits = &now;
 	}
 	added = lp_write_diff(out, &at, del);
 	for (i = 0; i < f->edits->nr; i++)
-		add_copy(&a->done, &f->edits->v[i], 0);
+		lp_edits_add(&a->done, f->edits->v[i].start,
+			     f->edits->v[i].end, f->edits->v[i].text);
 	lp_edits_release(&now);
 	free(base);
 	return added;
