@@ -320,13 +320,6 @@ static void add_func(struct lp_srcfile *f, size_t *afuncs, char *name,
 }
 
 /*
- * Function definitions: "name ( ... ) [qualifiers, attributes,
- * initialisers] {".  Any other brace is looked into (namespaces,
- * extern "C", class bodies with their members); a function's body is
- * not, so a lambda belongs to the function around it, as a profile
- * from the compiler has it.
- */
-/*
  * From the token @k before a body, back over a trailer that @word
  * starts to the token before @word; @k itself where there is none.
  * Groups (decltype(x), <T>) are jumped over; a ';', '=' or brace first
@@ -400,14 +393,21 @@ static size_t skip_old_style(const struct lp_lexed *lx, size_t k)
 	return k;
 }
 
+/* Back from @k over a trailing return type, trailers, initialisers. */
+static size_t past_return_and_trailers(const struct lp_lexed *lx, size_t k)
+{
+	return skip_initialisers(lx, skip_trailers(lx,
+						   back_past(lx, k, "->")));
+}
+
 /*
  * The ')' of a function's parameters, from the token @k before its body,
  * back over what may stand between: a requires-clause, "f(T x) requires
  * C<T> {" (but not a template's, "requires C<T> int f(T x) {"), a
  * trailing return type, "auto S<T>::put(A... a) -> int {", qualifiers,
  * attributes, member initialisers, an old-style definition's
- * declarations.  @return : that token, or another
- * where there is no such ')'.
+ * declarations.  @return : that token, or another where there is no
+ * such ')'.
  */
 static size_t params_close(const struct lp_lexed *lx, size_t k)
 {
@@ -416,15 +416,12 @@ static size_t params_close(const struct lp_lexed *lx, size_t k)
 	if (r != k)
 		return r;
 	r = back_past(lx, k, "requires");
-
 	if (r != k) {
-		r = skip_initialisers(lx, skip_trailers(lx,
-			back_past(lx, r, "->")));
+		r = past_return_and_trailers(lx, r);
 		if (is_matched(lx, r, ")"))
 			return r;
 	}
-	return skip_initialisers(lx, skip_trailers(lx,
-		back_past(lx, k, "->")));
+	return past_return_and_trailers(lx, k);
 }
 
 /*
@@ -443,6 +440,13 @@ static int namespace_body(const struct lp_lexed *lx, size_t open)
 	return k != LP_NO_MATCH && lp_tok_is(lx, k, "namespace");
 }
 
+/*
+ * Function definitions: "name ( ... ) [qualifiers, attributes,
+ * initialisers] {".  Any other brace is looked into (namespaces,
+ * extern "C", class bodies with their members); a function's body is
+ * not, so a lambda belongs to the function around it, as a profile
+ * from the compiler has it.
+ */
 void lp_find_functions(struct lp_srcfile *f)
 {
 	const struct lp_lexed *lx = &f->lx;
