@@ -132,6 +132,14 @@ static void count(struct lp_prof_site *s, const struct lp_insn *ins,
 	s->samp_wrong += wrong ? ins->s_taken : ins->s_exe - ins->s_taken;
 }
 
+/* Whether objdump's symbol @sym is function @func's: f, f.cold, f.isra.0. */
+static int sym_of(const char *sym, const char *func)
+{
+	size_t n = strlen(func);
+
+	return !strncmp(sym, func, n) && (!sym[n] || sym[n] == '.');
+}
+
 /*
  * Is jump @ins in a copy of @hint's own function, or one the symbol does
  * not name: its part, or a clone (f.constprop.0, f.isra.0), not inlined
@@ -139,10 +147,7 @@ static void count(struct lp_prof_site *s, const struct lp_insn *ins,
  */
 static int own_copy(const struct lp_insn *ins, const struct lp_hint *hint)
 {
-	size_t n = strlen(hint->func);
-
-	return !ins->sym || !n || (!strncmp(ins->sym, hint->func, n) &&
-				   (!ins->sym[n] || ins->sym[n] == '.'));
+	return !ins->sym || !*hint->func || sym_of(ins->sym, hint->func);
 }
 
 /* What the jumps of a hint's line say, gathered by read_line(). */
@@ -799,15 +804,6 @@ static void keep_terms(struct lp_terms **terms, size_t nsites,
 	(*terms)[nsites - 1] = *t;
 }
 
-/* Whether callgrind's name @fn ("f", "f'2", "f.isra.0") is @func's. */
-static int same_function(const char *fn, const char *func)
-{
-	size_t n = strlen(func);
-
-	return fn && !strncmp(fn, func, n) &&
-	       (!fn[n] || fn[n] == '\'' || fn[n] == '.');
-}
-
 /*
  * The function to name @hint's site by, of those its text is in (a
  * header included once per variant): the one in whose code every jump
@@ -826,9 +822,11 @@ static char *ran_in(const struct lp_hint *hint, const struct lp_insns *in,
 
 		if (!i->exe)
 			continue;
-		cand = same_function(i->fn, hint->func) ? hint->func : NULL;
+		if (!i->sym)
+			return hint->func;
+		cand = sym_of(i->sym, hint->func) ? hint->func : NULL;
 		for (j = 0; !cand && j < hint->nother_funcs; j++)
-			if (same_function(i->fn, hint->other_funcs[j]))
+			if (sym_of(i->sym, hint->other_funcs[j]))
 				cand = hint->other_funcs[j];
 		if (!cand || (name && name != cand))
 			return hint->func;
